@@ -1,0 +1,88 @@
+//! Code space: the compiled instructions of every word, and beside each
+//! the source position used only to explain errors.
+//!
+//! Invariant (what makes unchecked instruction fetch sound): the vector
+//! always ends with an `Exit` that is never overwritten, and every address
+//! stored anywhere (word entries, jump and call targets) was at most
+//! `next_addr()` when it was made. Code only grows, so any address ever
+//! reached is in bounds, and falling off the end of code still being
+//! compiled hits the sentinel `Exit` instead of running past the end.
+
+use crate::lexer::Pos;
+use crate::ops::{Addr, Op};
+
+/// Side information for each instruction, used only to explain errors.
+#[derive(Clone, Copy, Debug)]
+pub struct OpInfo {
+    pub pos: Pos,
+    /// The word whose source this instruction came from.
+    pub word: u32,
+    /// When the instruction was inlined from `word`: the word it was
+    /// inlined into, and the call site.
+    pub inlined_into: Option<(u32, Pos)>,
+}
+
+const SENTINEL_INFO: OpInfo = OpInfo { pos: Pos::NONE, word: 0, inlined_into: None };
+
+pub struct Code {
+    ops: Vec<Op>,
+    info: Vec<OpInfo>,
+}
+
+impl Default for Code {
+    fn default() -> Code {
+        let mut ops = Vec::with_capacity(1 << 16);
+        ops.push(Op::Exit);
+        Code { ops, info: vec![SENTINEL_INFO] }
+    }
+}
+
+impl Code {
+    /// The address the next instruction will get.
+    pub fn next_addr(&self) -> Addr {
+        self.ops.len() as Addr - 1
+    }
+
+    pub fn push(&mut self, op: Op, info: OpInfo) -> Addr {
+        let at = self.next_addr();
+        self.ops[at as usize] = op;
+        self.info[at as usize] = info;
+        self.ops.push(Op::Exit);
+        self.info.push(SENTINEL_INFO);
+        at
+    }
+
+    /// The instruction at `a`; the sentinel `Exit` for any address past
+    /// the end.
+    pub fn op(&self, a: Addr) -> Op {
+        self.ops.get(a as usize).copied().unwrap_or(Op::Exit)
+    }
+
+    pub fn info(&self, a: Addr) -> Option<&OpInfo> {
+        self.info.get(a as usize)
+    }
+
+    pub fn set_info(&mut self, a: Addr, info: OpInfo) {
+        if a < self.next_addr() {
+            self.info[a as usize] = info;
+        }
+    }
+
+    /// Replaces an instruction. Jump targets must satisfy the invariant.
+    pub fn set(&mut self, a: Addr, op: Op) {
+        debug_assert!(op.target().map_or(true, |t| t <= self.next_addr()));
+        if a < self.next_addr() {
+            self.ops[a as usize] = op;
+        }
+    }
+
+    /// Instruction fetch for the inner loop.
+    #[inline(always)]
+    pub fn fetch(&self, ip: Addr) -> Op {
+        debug_assert!((ip as usize) < self.ops.len());
+        // SAFETY: see the module invariant: every ip the inner loop reaches
+        // is an entry or target (each <= next_addr() < len), or the
+        // successor of a non-final instruction (< len).
+        unsafe { *self.ops.get_unchecked(ip as usize) }
+    }
+}

@@ -1,0 +1,99 @@
+//! The dictionary: every word ever defined, and the name map that finds the
+//! newest one.
+//!
+//! Owns `Word`, `WordKind` and `Dictionary`. An execution token (xt) is the
+//! index of a word in `words`; it never changes, so compiled code and
+//! scripts may hold it. Names are byte strings and case-sensitive
+//! (`DROP` and `drop` are different words). A definition is found only
+//! after it is revealed (at `;`), so `: X ... X ... ;` calls the older X.
+
+use crate::ops::{Addr, Op};
+use indexmap::IndexMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordKind {
+    Colon,
+    Primitive(Op),
+    /// A native word: index into the VM's host table.
+    Host(u32),
+    Constant(i32),
+    Variable(u32),
+    /// CREATE / <BUILDS: a data field, and the DOES> code once set.
+    Created { body: u32, does: Option<Addr> },
+    /// `n [] name`: ( i -- addr )
+    Array { base: u32 },
+    Deferred(u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct Word {
+    pub name: Box<[u8]>,
+    pub kind: WordKind,
+    /// Where EXECUTE enters: a colon body, or a small thunk for other kinds.
+    pub entry: Addr,
+    /// For colon words: one past the last instruction (SEE, inlining).
+    pub end: Addr,
+    pub immediate: bool,
+    pub compile_only: bool,
+    /// Straight-line colon word short enough to be copied into callers.
+    pub inline: bool,
+}
+
+impl Word {
+    pub fn display_name(&self) -> String {
+        String::from_utf8_lossy(&self.name).into_owned()
+    }
+
+    /// `>BODY`: the data-field address, for words that have one.
+    pub fn body(&self) -> Option<u32> {
+        match self.kind {
+            WordKind::Variable(a) | WordKind::Created { body: a, .. } | WordKind::Array { base: a } => Some(a),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct Dictionary {
+    pub words: Vec<Word>,
+    names: IndexMap<Box<[u8]>, u32>,
+}
+
+impl Dictionary {
+    /// Adds a word without making it findable; returns its xt.
+    pub fn add(&mut self, word: Word) -> u32 {
+        self.words.push(word);
+        self.words.len() as u32 - 1
+    }
+
+    /// Makes the word findable by its name; it shadows older ones.
+    pub fn reveal(&mut self, xt: u32) {
+        let name = self.words[xt as usize].name.clone();
+        if !name.is_empty() {
+            self.names.insert(name, xt);
+        }
+    }
+
+    pub fn find(&self, name: &[u8]) -> Option<u32> {
+        self.names.get(name).copied()
+    }
+
+    pub fn get(&self, xt: i32) -> Option<&Word> {
+        usize::try_from(xt).ok().and_then(|i| self.words.get(i))
+    }
+
+    pub fn word(&self, xt: u32) -> &Word {
+        &self.words[xt as usize]
+    }
+
+    pub fn word_mut(&mut self, xt: u32) -> &mut Word {
+        &mut self.words[xt as usize]
+    }
+
+    /// Names currently visible, newest definition first.
+    pub fn visible_names(&self) -> Vec<String> {
+        let mut xts: Vec<u32> = self.names.values().copied().collect();
+        xts.sort_unstable_by(|a, b| b.cmp(a));
+        xts.iter().map(|&xt| self.word(xt).display_name()).collect()
+    }
+}

@@ -1,0 +1,181 @@
+//! Errors as values: what went wrong, where, and how we got there.
+//!
+//! Owns `VmError` and `ErrorKind`. An error is created where it happens
+//! (`kind` + the word that was running + `--> file:line:col`); each layer it
+//! passes through on the way out (inner interpreter frames, LOAD, the outer
+//! interpreter, move generation) appends one "called from" line. Two kinds
+//! are not failures but non-local exits: `Verify` (Axiom's `verify`) and
+//! `Bye`; they carry no trace and cost nothing to create.
+
+use crate::lexer::Location;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    StackUnderflow { needs: u32, has: u32 },
+    StackOverflow { limit: u32 },
+    ReturnStackUnderflow,
+    ReturnStackOverflow { limit: u32 },
+    UndefinedWord(String),
+    NumberOutOfRange(String),
+    DivisionByZero,
+    AddressOutOfRange { addr: i32, len: u32, size: u32 },
+    DataSpaceExhausted { wanted: i64, free: i64 },
+    StepLimit { limit: u64 },
+    UnsetDefer(String),
+    NotAnXt(i32),
+    NotDeferred(String),
+    CompileOnly(String),
+    InterpretOnly(String),
+    NotCompiling(String),
+    Unterminated(String),
+    ControlFlow(String),
+    MissingName(String),
+    NoDataField(String),
+    LoadNotFound(String),
+    LoadCycle(String),
+    LoadDepth { limit: u32 },
+    Io(String),
+    Abort(String),
+    /// Errors of the game layer (bad declarations, unbalanced clones...).
+    Game(String),
+    /// Axiom's `verify` with a false flag: leave the move word.
+    Verify,
+    /// `BYE`: stop interpreting, successfully.
+    Bye,
+}
+
+impl ErrorKind {
+    /// A stable short name, used by tests and tools that match on errors.
+    pub fn code(&self) -> &'static str {
+        use ErrorKind::*;
+        match self {
+            StackUnderflow { .. } => "stack-underflow",
+            StackOverflow { .. } => "stack-overflow",
+            ReturnStackUnderflow => "return-stack-underflow",
+            ReturnStackOverflow { .. } => "return-stack-overflow",
+            UndefinedWord(_) => "undefined-word",
+            NumberOutOfRange(_) => "number-out-of-range",
+            DivisionByZero => "division-by-zero",
+            AddressOutOfRange { .. } => "address-out-of-range",
+            DataSpaceExhausted { .. } => "data-space-exhausted",
+            StepLimit { .. } => "step-limit",
+            UnsetDefer(_) => "unset-defer",
+            NotAnXt(_) => "not-an-xt",
+            NotDeferred(_) => "not-deferred",
+            CompileOnly(_) => "compile-only",
+            InterpretOnly(_) => "interpret-only",
+            NotCompiling(_) => "not-compiling",
+            Unterminated(_) => "unterminated",
+            ControlFlow(_) => "control-flow",
+            MissingName(_) => "missing-name",
+            NoDataField(_) => "no-data-field",
+            LoadNotFound(_) => "load-not-found",
+            LoadCycle(_) => "load-cycle",
+            LoadDepth { .. } => "load-depth",
+            Io(_) => "io",
+            Abort(_) => "abort",
+            Game(_) => "game",
+            Verify => "verify",
+            Bye => "bye",
+        }
+    }
+
+    /// The headline, without the word: "stack underflow".
+    fn headline(&self) -> String {
+        use ErrorKind::*;
+        match self {
+            StackUnderflow { .. } => "stack underflow".into(),
+            StackOverflow { limit } => format!("stack overflow (more than {limit} cells; raise it with --stack-depth)"),
+            ReturnStackUnderflow => "return stack underflow".into(),
+            ReturnStackOverflow { limit } => format!("return stack overflow (deeper than {limit}: runaway recursion? raise it with --return-depth)"),
+            UndefinedWord(w) => format!("undefined word: {w}"),
+            NumberOutOfRange(w) => format!("number out of range for a 32-bit cell: {w}"),
+            DivisionByZero => "division by zero".into(),
+            AddressOutOfRange { addr, len, size } => {
+                format!("address out of range: {addr} (+{len} bytes; the data space is 0..{size})")
+            }
+            DataSpaceExhausted { wanted, free } => {
+                format!("data space exhausted: ALLOT of {wanted} bytes with {free} free (raise it with --data-space)")
+            }
+            StepLimit { limit } => format!("step budget of {limit} exhausted (infinite loop? raise it with --max-steps)"),
+            UnsetDefer(w) => format!("deferred word `{w}` has no action: set one with `' word IS {w}`"),
+            NotAnXt(n) => format!("not an execution token: {n}"),
+            NotDeferred(w) => format!("`{w}` is not a deferred word (IS needs a word made by DEFER)"),
+            CompileOnly(w) => format!("`{w}` is compile-only: use it inside a colon definition"),
+            InterpretOnly(w) => format!("`{w}` cannot be used inside a colon definition"),
+            NotCompiling(w) => format!("`{w}` without a matching `:`"),
+            Unterminated(what) => format!("unterminated {what}"),
+            ControlFlow(what) => format!("unbalanced control structure: {what}"),
+            MissingName(w) => format!("`{w}` needs a name after it, but the input ended"),
+            NoDataField(w) => format!("`{w}` has no data field (>BODY works on CREATEd words and variables)"),
+            LoadNotFound(f) => format!("LOAD: file not found: {f}"),
+            LoadCycle(f) => format!("LOAD cycle: {f} is already being loaded"),
+            LoadDepth { limit } => format!("LOAD nested deeper than {limit}"),
+            Io(m) => format!("i/o error: {m}"),
+            Abort(m) => format!("aborted: {m}"),
+            Game(m) => m.clone(),
+            Verify => "`verify` outside move generation".into(),
+            Bye => "BYE".into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VmError {
+    pub kind: ErrorKind,
+    /// The word that was executing (or being defined) when it happened.
+    pub word: Option<String>,
+    /// Where: the instruction or token that failed.
+    pub location: Option<Location>,
+    /// How we got there, innermost first: "called from ..." lines.
+    pub trace: Vec<String>,
+}
+
+pub type VmResult<T> = Result<T, VmError>;
+
+impl VmError {
+    pub fn new(kind: ErrorKind) -> VmError {
+        VmError { kind, word: None, location: None, trace: Vec::new() }
+    }
+
+    /// Verify and Bye pass through every layer untouched.
+    pub fn is_control(&self) -> bool {
+        matches!(self.kind, ErrorKind::Verify | ErrorKind::Bye)
+    }
+
+    pub fn is_located(&self) -> bool {
+        self.location.is_some() || self.word.is_some()
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+}
+
+impl From<ErrorKind> for VmError {
+    fn from(kind: ErrorKind) -> VmError {
+        VmError::new(kind)
+    }
+}
+
+impl fmt::Display for VmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: {}", self.kind.headline())?;
+        if let Some(w) = &self.word {
+            write!(f, " in `{w}`")?;
+        }
+        if let ErrorKind::StackUnderflow { needs, has } = self.kind {
+            write!(f, " (needs {needs}, has {has})")?;
+        }
+        if let Some(loc) = &self.location {
+            write!(f, "\n  --> {loc}")?;
+        }
+        for line in &self.trace {
+            write!(f, "\n  {line}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for VmError {}

@@ -1,0 +1,795 @@
+//! The inner interpreter: one loop, one `match` over `Op`.
+//!
+//! Owns `Vm::run` (enter code from Rust and come back) and the dispatch
+//! loop. The top of the data stack lives in a local; the loop reads no
+//! names and allocates nothing. Every instruction checks the stack depth
+//! it needs (one compare) so an underflow is a clean error naming the
+//! word; memory goes through the bounds-checked `Memory`.
+//!
+//! `run` is re-entrant: native words may call it again (LOAD, EXECUTE from
+//! the game layer, move generation). On an error each `run` adds its own
+//! call frames to the error's trace, innermost first, then unwinds them.
+
+use crate::error::{ErrorKind, VmError, VmResult};
+use crate::ops::{Addr, Op};
+use crate::vm::{Frame, Vm, HOST_RETURN};
+
+impl Vm {
+    /// Executes the word with this execution token.
+    pub fn execute(&mut self, xt: u32) -> VmResult<()> {
+        let entry = self.xt_entry(xt as i32)?;
+        self.run(entry)
+    }
+
+    pub fn xt_entry(&self, xt: i32) -> VmResult<Addr> {
+        self.dict.get(xt).map(|w| w.entry).ok_or_else(|| ErrorKind::NotAnXt(xt).into())
+    }
+
+    /// Runs code from `entry` until it returns to us.
+    pub fn run(&mut self, entry: Addr) -> VmResult<()> {
+        let entry = entry.min(self.code.next_addr());
+        let base = self.fp;
+        let rdepth = self.rdepth;
+        if base >= self.config.return_depth {
+            return Err(ErrorKind::ReturnStackOverflow { limit: self.config.return_depth }.into());
+        }
+        self.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
+        self.fp = base + 1;
+        let result = self.dispatch(entry);
+        if let Err(mut e) = result {
+            if !e.is_control() {
+                for i in (base + 1..self.fp).rev() {
+                    let site = self.frames[i as u16 as usize].ret.wrapping_sub(1);
+                    self.trace_site(&mut e, site);
+                }
+            }
+            self.fp = base;
+            self.rdepth = rdepth;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Adds the "called from" line(s) for the call instruction at `site`.
+    fn trace_site(&self, e: &mut VmError, site: Addr) {
+        if let Some(info) = self.code.info(site) {
+            if !info.pos.is_none() {
+                e.trace.push(self.describe_site(info.word, info.pos));
+            }
+            if let Some((into, at)) = info.inlined_into {
+                e.trace.push(self.describe_site(into, at));
+            }
+        }
+    }
+
+    fn dispatch(&mut self, mut ip: Addr) -> VmResult<()> {
+        let mut tos = self.tos;
+        let mut d = self.depth;
+        let mut steps = self.steps_left;
+        let mut fp = self.fp;
+        let mut rp = self.rdepth;
+        let max_d = self.config.stack_depth;
+        let max_r = self.config.return_depth;
+
+        macro_rules! sync {
+            () => {{
+                self.tos = tos;
+                self.depth = d;
+                self.steps_left = steps;
+                self.fp = fp;
+                self.rdepth = rp;
+            }};
+        }
+        macro_rules! reload {
+            () => {{
+                tos = self.tos;
+                d = self.depth;
+                steps = self.steps_left;
+                fp = self.fp;
+                rp = self.rdepth;
+            }};
+        }
+        let failure: ErrorKind = 'run: loop {
+            // Every failure leaves the loop through one exit below, so the
+            // arms stay small and the hot state stays in registers.
+            macro_rules! fail {
+                ($kind:expr) => {{
+                    break 'run $kind;
+                }};
+            }
+            macro_rules! need {
+                ($n:expr) => {
+                    if d < $n {
+                        fail!(ErrorKind::StackUnderflow { needs: $n, has: d })
+                    }
+                };
+            }
+            macro_rules! at {
+                ($i:expr) => {
+                    self.ds[($i) as u16 as usize]
+                };
+            }
+            macro_rules! push {
+                ($x:expr) => {{
+                    let x = $x;
+                    if d >= max_d {
+                        fail!(ErrorKind::StackOverflow { limit: max_d })
+                    }
+                    at!(d) = tos;
+                    d += 1;
+                    tos = x;
+                }};
+            }
+            // Callers have checked the depth.
+            macro_rules! pop {
+                () => {{
+                    let x = tos;
+                    d -= 1;
+                    tos = at!(d);
+                    x
+                }};
+            }
+            macro_rules! binary {
+                (|$a:ident, $b:ident| $e:expr) => {{
+                    need!(2);
+                    let $b = tos;
+                    d -= 1;
+                    let $a = at!(d);
+                    tos = $e;
+                }};
+            }
+            macro_rules! flag {
+                ($c:expr) => {
+                    -(($c) as i32)
+                };
+            }
+            macro_rules! mem {
+                ($e:expr) => {
+                    match $e {
+                        Ok(v) => v,
+                        Err(k) => fail!(k),
+                    }
+                };
+            }
+            macro_rules! step {
+                () => {{
+                    if steps == 0 {
+                        fail!(ErrorKind::StepLimit { limit: self.config.max_steps.unwrap_or(0) })
+                    }
+                    steps -= 1;
+                }};
+            }
+            macro_rules! call {
+                ($target:expr) => {{
+                    step!();
+                    if fp >= max_r {
+                        fail!(ErrorKind::ReturnStackOverflow { limit: max_r })
+                    }
+                    self.frames[fp as u16 as usize] = Frame { ret: ip, rdepth: rp };
+                    fp += 1;
+                    ip = $target;
+                }};
+            }
+            macro_rules! rneed {
+                ($n:expr) => {
+                    if rp < $n {
+                        fail!(ErrorKind::ReturnStackUnderflow)
+                    }
+                };
+            }
+            macro_rules! rat {
+                ($i:expr) => {
+                    self.rs[($i) as u16 as usize]
+                };
+            }
+            macro_rules! jump {
+                ($t:expr) => {{
+                    let t = $t;
+                    if t < ip {
+                        step!();
+                    }
+                    ip = t;
+                }};
+            }
+            macro_rules! compare_jump {
+                ($t:expr, |$a:ident, $b:ident| $cond:expr) => {{
+                    need!(2);
+                    let $b = tos;
+                    let $a = at!(d - 1);
+                    d -= 2;
+                    tos = at!(d);
+                    if !($cond) {
+                        jump!($t);
+                    }
+                }};
+            }
+            macro_rules! literal_jump {
+                ($t:expr, |$a:ident| $cond:expr) => {{
+                    need!(1);
+                    let $a = pop!();
+                    if !($cond) {
+                        jump!($t);
+                    }
+                }};
+            }
+
+            let op = self.code.fetch(ip);
+            ip += 1;
+            match op {
+                Op::Lit(n) => push!(n),
+                Op::Call(a) => call!(a),
+                Op::Exit => {
+                    if fp == 0 {
+                        fail!(ErrorKind::ReturnStackUnderflow)
+                    }
+                    fp -= 1;
+                    let f = self.frames[fp as u16 as usize];
+                    rp = f.rdepth;
+                    if f.ret == HOST_RETURN {
+                        sync!();
+                        return Ok(());
+                    }
+                    ip = f.ret;
+                }
+                Op::Jump(t) => jump!(t),
+                Op::JumpIfZero(t) => {
+                    need!(1);
+                    if pop!() == 0 {
+                        jump!(t);
+                    }
+                }
+                Op::DupJumpIfZero(t) => {
+                    need!(1);
+                    if tos == 0 {
+                        jump!(t);
+                    }
+                }
+                Op::Execute => {
+                    need!(1);
+                    let xt = pop!();
+                    match self.dict.get(xt) {
+                        Some(w) => call!(w.entry),
+                        None => fail!(ErrorKind::NotAnXt(xt)),
+                    }
+                }
+                Op::Deferred(slot) => match self.defers[slot as usize] {
+                    Some(xt) => call!(self.dict.word(xt).entry),
+                    None => {
+                        let name = self.dict.word(self.defer_owner[slot as usize]).display_name();
+                        fail!(ErrorKind::UnsetDefer(name))
+                    }
+                },
+                Op::SetDefer(slot) => {
+                    need!(1);
+                    let xt = pop!();
+                    if self.dict.get(xt).is_none() {
+                        fail!(ErrorKind::NotAnXt(xt))
+                    }
+                    self.defers[slot as usize] = Some(xt as u32);
+                }
+                Op::Host(id) => {
+                    sync!();
+                    let f = self.hosts[id as usize].f;
+                    let result = f(self);
+                    reload!();
+                    if let Err(e) = result {
+                        if e.is_control() {
+                            return Err(e);
+                        }
+                        if e.is_located() {
+                            let mut e = e;
+                            self.trace_site(&mut e, ip - 1);
+                            return Err(e);
+                        }
+                        return Err(self.error_at(ip - 1, e));
+                    }
+                }
+                Op::DoesSet(target) => {
+                    let Some(xt) = self.last_created else {
+                        fail!(ErrorKind::Game("DOES> without a word made by CREATE or <BUILDS".into()))
+                    };
+                    let w = self.dict.word_mut(xt);
+                    if let crate::dictionary::WordKind::Created { does, .. } = &mut w.kind {
+                        *does = Some(target);
+                        let entry = w.entry;
+                        self.code.set(entry + 1, Op::Jump(target));
+                    }
+                }
+                Op::CompileXt(xt) => {
+                    sync!();
+                    let r = self.compile_dynamic(xt);
+                    reload!();
+                    if let Err(e) = r {
+                        return Err(self.error_at(ip - 1, e));
+                    }
+                }
+                Op::DotQuote(a) => {
+                    let text = mem!(self.mem.counted(a as i32)).to_vec();
+                    self.out.write(&text);
+                }
+                Op::AbortQuote(a) => {
+                    need!(1);
+                    if pop!() != 0 {
+                        let text = String::from_utf8_lossy(mem!(self.mem.counted(a as i32))).into_owned();
+                        fail!(ErrorKind::Abort(text))
+                    }
+                }
+                Op::IndexCells(base) => {
+                    need!(1);
+                    tos = (base as i32).wrapping_add(tos.wrapping_mul(4));
+                }
+
+                // ---- loops and the return stack ----
+                Op::Do => {
+                    need!(2);
+                    if rp + 2 > max_r {
+                        fail!(ErrorKind::ReturnStackOverflow { limit: max_r })
+                    }
+                    let start = pop!();
+                    let limit = pop!();
+                    rat!(rp) = limit;
+                    rat!(rp + 1) = start;
+                    rp += 2;
+                }
+                Op::QDo(t) => {
+                    need!(2);
+                    if rp + 2 > max_r {
+                        fail!(ErrorKind::ReturnStackOverflow { limit: max_r })
+                    }
+                    let start = pop!();
+                    let limit = pop!();
+                    if start == limit {
+                        ip = t;
+                    } else {
+                        rat!(rp) = limit;
+                        rat!(rp + 1) = start;
+                        rp += 2;
+                    }
+                }
+                Op::Loop(t) => {
+                    rneed!(2);
+                    let r = rp;
+                    let i = rat!(r - 1).wrapping_add(1);
+                    if i == rat!(r - 2) {
+                        rp -= 2;
+                    } else {
+                        rat!(r - 1) = i;
+                        step!();
+                        ip = t;
+                    }
+                }
+                Op::PlusLoop(t) => {
+                    need!(1);
+                    rneed!(2);
+                    let n = pop!();
+                    let r = rp;
+                    let old = rat!(r - 1).wrapping_sub(rat!(r - 2));
+                    let new = old.wrapping_add(n);
+                    if (old ^ new) < 0 && (old ^ n) < 0 {
+                        rp -= 2;
+                    } else {
+                        rat!(r - 1) = rat!(r - 1).wrapping_add(n);
+                        step!();
+                        ip = t;
+                    }
+                }
+                Op::Leave(t) => {
+                    rneed!(2);
+                    rp -= 2;
+                    ip = t;
+                }
+                Op::Unloop => {
+                    rneed!(2);
+                    rp -= 2;
+                }
+                Op::I => {
+                    rneed!(2);
+                    push!(rat!(rp - 1))
+                }
+                Op::J => {
+                    rneed!(4);
+                    push!(rat!(rp - 3))
+                }
+                Op::K => {
+                    rneed!(6);
+                    push!(rat!(rp - 5))
+                }
+                Op::ToR => {
+                    need!(1);
+                    if rp >= max_r {
+                        fail!(ErrorKind::ReturnStackOverflow { limit: max_r })
+                    }
+                    rat!(rp) = pop!();
+                    rp += 1;
+                }
+                Op::RFrom => {
+                    rneed!(1);
+                    rp -= 1;
+                    push!(rat!(rp))
+                }
+                Op::RFetch => {
+                    rneed!(1);
+                    push!(rat!(rp - 1))
+                }
+
+                // ---- stack ----
+                Op::Dup => {
+                    need!(1);
+                    push!(tos)
+                }
+                Op::Drop => {
+                    need!(1);
+                    pop!();
+                }
+                Op::Swap => {
+                    need!(2);
+                    std::mem::swap(&mut tos, &mut at!(d - 1));
+                }
+                Op::Over => {
+                    need!(2);
+                    push!(at!(d - 1))
+                }
+                Op::Rot => {
+                    need!(3);
+                    let (a, b, c) = (at!(d - 2), at!(d - 1), tos);
+                    at!(d - 2) = b;
+                    at!(d - 1) = c;
+                    tos = a;
+                }
+                Op::MinusRot => {
+                    need!(3);
+                    let (a, b, c) = (at!(d - 2), at!(d - 1), tos);
+                    at!(d - 2) = c;
+                    at!(d - 1) = a;
+                    tos = b;
+                }
+                Op::Nip => {
+                    need!(2);
+                    d -= 1;
+                }
+                Op::Tuck => {
+                    need!(2);
+                    if d >= max_d {
+                        fail!(ErrorKind::StackOverflow { limit: max_d })
+                    }
+                    let a = at!(d - 1);
+                    at!(d - 1) = tos;
+                    at!(d) = a;
+                    d += 1;
+                }
+                Op::Pick => {
+                    need!(1);
+                    let u = tos;
+                    if u < 0 || (u as u32) + 2 > d {
+                        fail!(ErrorKind::StackUnderflow { needs: (u.max(0) as u32).saturating_add(2), has: d })
+                    }
+                    tos = at!(d - 1 - u as u32);
+                }
+                Op::Roll => {
+                    need!(1);
+                    let u = tos;
+                    if u < 0 || (u as u32) + 2 > d {
+                        fail!(ErrorKind::StackUnderflow { needs: (u.max(0) as u32).saturating_add(2), has: d })
+                    }
+                    pop!();
+                    if u > 0 {
+                        at!(d) = tos;
+                        let lo = (d - u as u32) as usize;
+                        self.ds[lo..=d as usize].rotate_left(1);
+                        tos = at!(d);
+                    }
+                }
+                Op::TwoDup => {
+                    need!(2);
+                    let (a, b) = (at!(d - 1), tos);
+                    push!(a);
+                    push!(b);
+                }
+                Op::TwoDrop => {
+                    need!(2);
+                    d -= 2;
+                    tos = at!(d);
+                }
+                Op::TwoSwap => {
+                    need!(4);
+                    let (a, b, c, x) = (at!(d - 3), at!(d - 2), at!(d - 1), tos);
+                    at!(d - 3) = c;
+                    at!(d - 2) = x;
+                    at!(d - 1) = a;
+                    tos = b;
+                }
+                Op::TwoOver => {
+                    need!(4);
+                    let (a, b) = (at!(d - 3), at!(d - 2));
+                    push!(a);
+                    push!(b);
+                }
+                Op::QDup => {
+                    need!(1);
+                    if tos != 0 {
+                        push!(tos)
+                    }
+                }
+                Op::Depth => push!(d as i32),
+
+                // ---- arithmetic and logic ----
+                Op::Add => binary!(|a, b| a.wrapping_add(b)),
+                Op::Sub => binary!(|a, b| a.wrapping_sub(b)),
+                Op::Mul => binary!(|a, b| a.wrapping_mul(b)),
+                Op::Div => {
+                    need!(2);
+                    if tos == 0 {
+                        fail!(ErrorKind::DivisionByZero)
+                    }
+                    binary!(|a, b| a.wrapping_div(b))
+                }
+                Op::Mod => {
+                    need!(2);
+                    if tos == 0 {
+                        fail!(ErrorKind::DivisionByZero)
+                    }
+                    binary!(|a, b| a.wrapping_rem(b))
+                }
+                Op::DivMod => {
+                    need!(2);
+                    if tos == 0 {
+                        fail!(ErrorKind::DivisionByZero)
+                    }
+                    let (a, b) = (at!(d - 1), tos);
+                    at!(d - 1) = a.wrapping_rem(b);
+                    tos = a.wrapping_div(b);
+                }
+                Op::MulDiv => {
+                    need!(3);
+                    if tos == 0 {
+                        fail!(ErrorKind::DivisionByZero)
+                    }
+                    let (a, b, c) = (at!(d - 2) as i64, at!(d - 1) as i64, tos as i64);
+                    d -= 2;
+                    tos = (a * b / c) as i32;
+                }
+                Op::Inc => {
+                    need!(1);
+                    tos = tos.wrapping_add(1);
+                }
+                Op::Dec => {
+                    need!(1);
+                    tos = tos.wrapping_sub(1);
+                }
+                Op::Add2 => {
+                    need!(1);
+                    tos = tos.wrapping_add(2);
+                }
+                Op::Sub2 => {
+                    need!(1);
+                    tos = tos.wrapping_sub(2);
+                }
+                Op::Mul2 => {
+                    need!(1);
+                    tos = tos.wrapping_shl(1);
+                }
+                Op::Div2 => {
+                    need!(1);
+                    tos >>= 1;
+                }
+                Op::Abs => {
+                    need!(1);
+                    tos = tos.wrapping_abs();
+                }
+                Op::Negate => {
+                    need!(1);
+                    tos = tos.wrapping_neg();
+                }
+                Op::Min => binary!(|a, b| a.min(b)),
+                Op::Max => binary!(|a, b| a.max(b)),
+                Op::Eq => binary!(|a, b| flag!(a == b)),
+                Op::Ne => binary!(|a, b| flag!(a != b)),
+                Op::Lt => binary!(|a, b| flag!(a < b)),
+                Op::Gt => binary!(|a, b| flag!(a > b)),
+                Op::Le => binary!(|a, b| flag!(a <= b)),
+                Op::Ge => binary!(|a, b| flag!(a >= b)),
+                Op::ULt => binary!(|a, b| flag!((a as u32) < (b as u32))),
+                Op::ZeroEq => {
+                    need!(1);
+                    tos = flag!(tos == 0);
+                }
+                Op::ZeroNe => {
+                    need!(1);
+                    tos = flag!(tos != 0);
+                }
+                Op::ZeroLt => {
+                    need!(1);
+                    tos = flag!(tos < 0);
+                }
+                Op::ZeroGt => {
+                    need!(1);
+                    tos = flag!(tos > 0);
+                }
+                Op::And => binary!(|a, b| a & b),
+                Op::Or => binary!(|a, b| a | b),
+                Op::Xor => binary!(|a, b| a ^ b),
+                Op::Invert => {
+                    need!(1);
+                    tos = !tos;
+                }
+                Op::LShift => binary!(|a, b| if (b as u32) < 32 { a << b } else { 0 }),
+                Op::RShift => binary!(|a, b| if (b as u32) < 32 { ((a as u32) >> b) as i32 } else { 0 }),
+
+                // ---- memory ----
+                Op::Fetch => {
+                    need!(1);
+                    tos = mem!(self.mem.fetch(tos));
+                }
+                Op::Store => {
+                    need!(2);
+                    mem!(self.mem.store(tos, at!(d - 1)));
+                    d -= 2;
+                    tos = at!(d);
+                }
+                Op::CFetch => {
+                    need!(1);
+                    tos = mem!(self.mem.cfetch(tos));
+                }
+                Op::CStore => {
+                    need!(2);
+                    mem!(self.mem.cstore(tos, at!(d - 1)));
+                    d -= 2;
+                    tos = at!(d);
+                }
+                Op::PlusStore => {
+                    need!(2);
+                    let v = mem!(self.mem.fetch(tos));
+                    mem!(self.mem.store(tos, v.wrapping_add(at!(d - 1))));
+                    d -= 2;
+                    tos = at!(d);
+                }
+                Op::IncMem | Op::DecMem => {
+                    need!(1);
+                    let delta = if op == Op::IncMem { 1 } else { -1 };
+                    let v = mem!(self.mem.fetch(tos));
+                    mem!(self.mem.store(tos, v.wrapping_add(delta)));
+                    pop!();
+                }
+                Op::On | Op::Off => {
+                    need!(1);
+                    mem!(self.mem.store(tos, if op == Op::On { -1 } else { 0 }));
+                    pop!();
+                }
+                Op::Here => push!(self.mem.here as i32),
+                Op::Allot => {
+                    need!(1);
+                    let n = pop!();
+                    mem!(self.mem.allot(n));
+                }
+                Op::Comma => {
+                    need!(1);
+                    let x = pop!();
+                    mem!(self.mem.comma(x));
+                }
+                Op::CComma => {
+                    need!(1);
+                    let x = pop!();
+                    mem!(self.mem.ccomma(x));
+                }
+                Op::Cells => {
+                    need!(1);
+                    tos = tos.wrapping_mul(4);
+                }
+                Op::Fill => {
+                    need!(3);
+                    let (addr, n, c) = (at!(d - 2), at!(d - 1), tos);
+                    if n > 0 {
+                        mem!(self.mem.slice_mut(addr, n)).fill(c as u8);
+                    }
+                    d -= 3;
+                    tos = at!(d);
+                }
+                Op::Move => {
+                    need!(3);
+                    let (from, to, n) = (at!(d - 2), at!(d - 1), tos);
+                    mem!(self.mem.copy(from, to, n));
+                    d -= 3;
+                    tos = at!(d);
+                }
+                Op::Count => {
+                    need!(1);
+                    let len = mem!(self.mem.cfetch(tos));
+                    tos = tos.wrapping_add(1);
+                    push!(len);
+                }
+
+                // ---- superinstructions ----
+                Op::LitAdd(n) => {
+                    need!(1);
+                    tos = tos.wrapping_add(n);
+                }
+                Op::LitMul(n) => {
+                    need!(1);
+                    tos = tos.wrapping_mul(n);
+                }
+                Op::LitEq(n) => {
+                    need!(1);
+                    tos = flag!(tos == n);
+                }
+                Op::LitNe(n) => {
+                    need!(1);
+                    tos = flag!(tos != n);
+                }
+                Op::LitLt(n) => {
+                    need!(1);
+                    tos = flag!(tos < n);
+                }
+                Op::LitGt(n) => {
+                    need!(1);
+                    tos = flag!(tos > n);
+                }
+                Op::FetchAt(a) => push!(mem!(self.mem.fetch(a as i32))),
+                Op::StoreAt(a) => {
+                    need!(1);
+                    mem!(self.mem.store(a as i32, tos));
+                    pop!();
+                }
+                Op::IncAt(a) => {
+                    let v = mem!(self.mem.fetch(a as i32));
+                    mem!(self.mem.store(a as i32, v.wrapping_add(1)));
+                }
+                Op::FetchAdd => {
+                    need!(2);
+                    let v = mem!(self.mem.fetch(tos));
+                    d -= 1;
+                    tos = at!(d).wrapping_add(v);
+                }
+                Op::CellsAdd => binary!(|a, b| a.wrapping_add(b.wrapping_mul(4))),
+                Op::IAdd => {
+                    need!(1);
+                    rneed!(2);
+                    tos = tos.wrapping_add(rat!(rp - 1));
+                }
+                Op::OverAdd => {
+                    need!(2);
+                    tos = tos.wrapping_add(at!(d - 1));
+                }
+                Op::FetchOff(n) => {
+                    need!(1);
+                    tos = mem!(self.mem.fetch(tos.wrapping_add(n)));
+                }
+                Op::CFetchOff(n) => {
+                    need!(1);
+                    tos = mem!(self.mem.cfetch(tos.wrapping_add(n)));
+                }
+                Op::StoreOff(n) => {
+                    need!(2);
+                    mem!(self.mem.store(tos.wrapping_add(n), at!(d - 1)));
+                    d -= 2;
+                    tos = at!(d);
+                }
+                Op::CStoreOff(n) => {
+                    need!(2);
+                    mem!(self.mem.cstore(tos.wrapping_add(n), at!(d - 1)));
+                    d -= 2;
+                    tos = at!(d);
+                }
+                Op::JumpIfNonZero(t) => {
+                    need!(1);
+                    if pop!() != 0 {
+                        jump!(t);
+                    }
+                }
+                Op::JumpUnlessEq(t) => compare_jump!(t, |a, b| a == b),
+                Op::JumpUnlessNe(t) => compare_jump!(t, |a, b| a != b),
+                Op::JumpUnlessLt(t) => compare_jump!(t, |a, b| a < b),
+                Op::JumpUnlessGt(t) => compare_jump!(t, |a, b| a > b),
+                Op::JumpUnlessLe(t) => compare_jump!(t, |a, b| a <= b),
+                Op::JumpUnlessGe(t) => compare_jump!(t, |a, b| a >= b),
+                Op::JumpUnlessLitEq(n, t) => literal_jump!(t, |a| a == n as i32),
+                Op::JumpUnlessLitNe(n, t) => literal_jump!(t, |a| a != n as i32),
+                Op::JumpUnlessLitLt(n, t) => literal_jump!(t, |a| a < n as i32),
+                Op::JumpUnlessLitGt(n, t) => literal_jump!(t, |a| a > n as i32),
+                Op::JumpUnlessLitLe(n, t) => literal_jump!(t, |a| a <= n as i32),
+                Op::JumpUnlessLitGe(n, t) => literal_jump!(t, |a| a >= n as i32),
+            }
+        };
+        sync!();
+        Err(self.error_at(ip - 1, VmError::new(failure)))
+    }
+}

@@ -1,0 +1,35 @@
+//! axforth: a Forth VM that runs Axiom `.4th` board games and the search
+//! engines their authors wrote in ForthScript.
+//!
+//! Module map (each file says what it owns):
+//! - `lexer`      source bytes, tokens, positions
+//! - `error`      errors as values, with location and backtrace
+//! - `ops`        the instruction set and the primitive table
+//! - `code`       code space (instructions + source positions)
+//! - `dictionary` words and name lookup
+//! - `memory`     the bounds-checked data space
+//! - `vm`         the VM state and limits
+//! - `interp`     the inner interpreter (dispatch loop)
+//! - `outer`      the outer interpreter, compiler and LOAD
+//! - `words`      native words of the language core
+//! - `see`        the decompiler behind SEE
+//! - `game`       the Axiom game layer
+
+pub mod code;
+pub mod dictionary;
+pub mod error;
+pub mod game;
+pub mod interp;
+pub mod lexer;
+pub mod memory;
+pub mod ops;
+pub mod outer;
+pub mod see;
+pub mod vm;
+pub mod words;
+
+pub use error::{ErrorKind, VmError, VmResult};
+pub use vm::{Config, Vm};
+
+/// The ForthScript standard library, loaded into every VM first.
+pub const STDLIB_CORE: &str = include_str!("../stdlib/core.4th");

@@ -1,0 +1,432 @@
+//! The instruction set: one small `Op` enum, compiled once, dispatched in
+//! one loop (`interp.rs`), and the table of primitive words built from it.
+//!
+//! Owns: `Op` (8 bytes: tag + one 32-bit operand), `PRIMITIVES` (name,
+//! instruction, stack effect — the gforth-style list of what the machine
+//! does natively), and the peephole rules that fuse hot pairs into
+//! superinstructions. Touches nothing at run time.
+
+/// A code address: index into the VM's code vector.
+pub type Addr = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    // ---- flow -------------------------------------------------------
+    Lit(i32),
+    /// Call a colon definition at this code address.
+    Call(Addr),
+    Exit,
+    Jump(Addr),
+    /// ( f -- ) jump when f is zero.
+    JumpIfZero(Addr),
+    /// `DUP IF`: ( f -- f ) jump when f is zero.
+    DupJumpIfZero(Addr),
+    /// ( xt -- )
+    Execute,
+    /// A deferred word: run the action stored in this slot.
+    Deferred(u32),
+    /// `IS name` compiled: ( xt -- ) set this defer slot.
+    SetDefer(u32),
+    /// A native word written in Rust (index into the host table).
+    Host(u32),
+    /// `DOES>`: make the newest CREATEd word run the code at this address.
+    DoesSet(Addr),
+    /// `COMPILE x` at run time: append a reference to xt x to what is
+    /// being built (the current definition, or the move being generated).
+    CompileXt(u32),
+    /// `."`: type the counted string at this data address.
+    DotQuote(u32),
+    /// `ABORT"`: ( f -- ) abort with the counted string at this address.
+    AbortQuote(u32),
+    /// `n [] name` arrays: ( i -- addr ) base + i cells.
+    IndexCells(u32),
+
+    // ---- loops and the return stack ---------------------------------
+    /// ( limit start -- ) R: ( -- limit start )
+    Do,
+    /// `?DO`: like Do, but skip to the address when limit = start.
+    QDo(Addr),
+    /// Add 1 to the index; jump back unless the limit is reached.
+    Loop(Addr),
+    /// ( n -- ) add n to the index; jump back unless the limit is crossed.
+    PlusLoop(Addr),
+    /// Drop the loop parameters and jump past the loop.
+    Leave(Addr),
+    Unloop,
+    I,
+    J,
+    K,
+    ToR,
+    RFrom,
+    RFetch,
+
+    // ---- stack -------------------------------------------------------
+    Dup,
+    Drop,
+    Swap,
+    Over,
+    Rot,
+    MinusRot,
+    Nip,
+    Tuck,
+    Pick,
+    Roll,
+    TwoDup,
+    TwoDrop,
+    TwoSwap,
+    TwoOver,
+    QDup,
+    Depth,
+
+    // ---- arithmetic and logic ------------------------------------------
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    DivMod,
+    MulDiv,
+    Inc,
+    Dec,
+    Add2,
+    Sub2,
+    Mul2,
+    Div2,
+    Abs,
+    Negate,
+    Min,
+    Max,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    ZeroEq,
+    ZeroNe,
+    ZeroLt,
+    ZeroGt,
+    ULt,
+    And,
+    Or,
+    Xor,
+    Invert,
+    LShift,
+    RShift,
+
+    // ---- memory ------------------------------------------------------
+    Fetch,
+    Store,
+    CFetch,
+    CStore,
+    PlusStore,
+    IncMem,
+    DecMem,
+    On,
+    Off,
+    Here,
+    Allot,
+    Comma,
+    CComma,
+    Cells,
+    Fill,
+    Move,
+    Count,
+
+    // ---- superinstructions (made by `fuse`, never named by scripts) ----
+    /// `n +`
+    LitAdd(i32),
+    /// `n *`
+    LitMul(i32),
+    /// `n =` `n <>` `n <` `n >`
+    LitEq(i32),
+    LitNe(i32),
+    LitLt(i32),
+    LitGt(i32),
+    /// `addr @` / `addr !` / `addr +!`-free `addr ++` with a constant address
+    FetchAt(u32),
+    StoreAt(u32),
+    IncAt(u32),
+    /// `@ +`
+    FetchAdd,
+    /// `CELLS +`
+    CellsAdd,
+    /// `I +` / `I n +`
+    IAdd,
+    /// `OVER +`
+    OverAdd,
+    /// `n + @`, `n + !`, `n + C@`, `n + C!`: access at an offset.
+    FetchOff(i32),
+    StoreOff(i32),
+    CFetchOff(i32),
+    CStoreOff(i32),
+    /// `0= IF`: ( f -- ) jump when f is non-zero.
+    JumpIfNonZero(Addr),
+    /// `= IF` and friends: ( a b -- ) jump unless the comparison holds.
+    JumpUnlessEq(Addr),
+    JumpUnlessNe(Addr),
+    JumpUnlessLt(Addr),
+    JumpUnlessGt(Addr),
+    JumpUnlessLe(Addr),
+    JumpUnlessGe(Addr),
+    /// `n = IF` and friends: ( a -- ) jump unless a compares so with n.
+    JumpUnlessLitEq(i16, Addr),
+    JumpUnlessLitNe(i16, Addr),
+    JumpUnlessLitLt(i16, Addr),
+    JumpUnlessLitGt(i16, Addr),
+    JumpUnlessLitLe(i16, Addr),
+    JumpUnlessLitGe(i16, Addr),
+}
+
+/// What the peephole optimizer may fuse the last op with. `prev` is the
+/// op already emitted; returns the fused op that replaces both.
+pub fn fuse(prev: Op, next: Op) -> Option<Op> {
+    use Op::*;
+    Some(match (prev, next) {
+        (Lit(n), Add) => LitAdd(n),
+        (Lit(n), Sub) => LitAdd(n.wrapping_neg()),
+        (LitAdd(a), LitAdd(b)) => LitAdd(a.wrapping_add(b)),
+        (Lit(n), Mul) => LitMul(n),
+        (Lit(n), Eq) => LitEq(n),
+        (Lit(n), Ne) => LitNe(n),
+        (Lit(n), Lt) => LitLt(n),
+        (Lit(n), Gt) => LitGt(n),
+        (Lit(a), Fetch) if a >= 0 => FetchAt(a as u32),
+        (Lit(a), Store) if a >= 0 => StoreAt(a as u32),
+        (Lit(a), IncMem) if a >= 0 => IncAt(a as u32),
+        (Fetch, Add) => FetchAdd,
+        (Cells, Add) => CellsAdd,
+        (I, Add) => IAdd,
+        (Over, Add) => OverAdd,
+        (LitAdd(n), Fetch) => FetchOff(n),
+        (LitAdd(n), Store) => StoreOff(n),
+        (LitAdd(n), CFetch) => CFetchOff(n),
+        (LitAdd(n), CStore) => CStoreOff(n),
+        (Dup, JumpIfZero(t)) => DupJumpIfZero(t),
+        (ZeroEq, JumpIfZero(t)) => JumpIfNonZero(t),
+        (ZeroNe, JumpIfZero(t)) => JumpIfZero(t),
+        (Eq, JumpIfZero(t)) => JumpUnlessEq(t),
+        (Ne, JumpIfZero(t)) => JumpUnlessNe(t),
+        (Lt, JumpIfZero(t)) => JumpUnlessLt(t),
+        (Gt, JumpIfZero(t)) => JumpUnlessGt(t),
+        (Le, JumpIfZero(t)) => JumpUnlessLe(t),
+        (Ge, JumpIfZero(t)) => JumpUnlessGe(t),
+        _ => return None,
+    })
+}
+
+/// A primitive word: its name, the instruction it compiles to, and its
+/// stack effect (shown by SEE and in docs; `needs` is checked at run time).
+pub struct Primitive {
+    pub name: &'static str,
+    pub op: Op,
+    pub effect: &'static str,
+    /// Only meaningful inside a definition (return-stack and loop words).
+    pub compile_only: bool,
+}
+
+macro_rules! prims {
+    ($( $name:literal $op:ident $effect:literal $($co:ident)? ;)*) => {
+        pub const PRIMITIVES: &[Primitive] = &[
+            $( Primitive { name: $name, op: Op::$op, effect: $effect, compile_only: prims!(@co $($co)?) }, )*
+        ];
+    };
+    (@co) => { false };
+    (@co compile_only) => { true };
+}
+
+prims! {
+    "EXECUTE" Execute "( xt -- )";
+    "I" I "( -- n ) R: ( loop -- loop )" compile_only;
+    "J" J "( -- n ) R: ( loop loop -- loop loop )" compile_only;
+    "K" K "( -- n )" compile_only;
+    "UNLOOP" Unloop "( -- ) R: ( limit index -- )" compile_only;
+    ">R" ToR "( x -- ) R: ( -- x )" compile_only;
+    "R>" RFrom "( -- x ) R: ( x -- )" compile_only;
+    "R@" RFetch "( -- x ) R: ( x -- x )" compile_only;
+    "DUP" Dup "( x -- x x )";
+    "DROP" Drop "( x -- )";
+    "SWAP" Swap "( a b -- b a )";
+    "OVER" Over "( a b -- a b a )";
+    "ROT" Rot "( a b c -- b c a )";
+    "-ROT" MinusRot "( a b c -- c a b )";
+    "NIP" Nip "( a b -- b )";
+    "TUCK" Tuck "( a b -- b a b )";
+    "PICK" Pick "( xu ... x0 u -- xu ... x0 xu )";
+    "ROLL" Roll "( xu ... x0 u -- xu-1 ... x0 xu )";
+    "2DUP" TwoDup "( a b -- a b a b )";
+    "2DROP" TwoDrop "( a b -- )";
+    "2SWAP" TwoSwap "( a b c d -- c d a b )";
+    "2OVER" TwoOver "( a b c d -- a b c d a b )";
+    "?DUP" QDup "( x -- 0 | x x )";
+    "DEPTH" Depth "( -- n )";
+    "+" Add "( a b -- a+b )";
+    "-" Sub "( a b -- a-b )";
+    "*" Mul "( a b -- a*b )";
+    "/" Div "( a b -- a/b )";
+    "MOD" Mod "( a b -- a%b )";
+    "/MOD" DivMod "( a b -- rem quot )";
+    "*/" MulDiv "( a b c -- a*b/c )";
+    "1+" Inc "( n -- n+1 )";
+    "1-" Dec "( n -- n-1 )";
+    "2+" Add2 "( n -- n+2 )";
+    "2-" Sub2 "( n -- n-2 )";
+    "2*" Mul2 "( n -- n*2 )";
+    "2/" Div2 "( n -- n/2 )";
+    "ABS" Abs "( n -- |n| )";
+    "NEGATE" Negate "( n -- -n )";
+    "MIN" Min "( a b -- min )";
+    "MAX" Max "( a b -- max )";
+    "=" Eq "( a b -- f )";
+    "<>" Ne "( a b -- f )";
+    "<" Lt "( a b -- f )";
+    ">" Gt "( a b -- f )";
+    "<=" Le "( a b -- f )";
+    ">=" Ge "( a b -- f )";
+    "0=" ZeroEq "( n -- f )";
+    "NOT" ZeroEq "( n -- f )";
+    "0<>" ZeroNe "( n -- f )";
+    "0<" ZeroLt "( n -- f )";
+    "0>" ZeroGt "( n -- f )";
+    "U<" ULt "( u1 u2 -- f )";
+    "AND" And "( a b -- a&b )";
+    "OR" Or "( a b -- a|b )";
+    "XOR" Xor "( a b -- a^b )";
+    "INVERT" Invert "( n -- ~n )";
+    "LSHIFT" LShift "( n u -- n<<u )";
+    "RSHIFT" RShift "( n u -- n>>u )";
+    "@" Fetch "( addr -- x )";
+    "!" Store "( x addr -- )";
+    "C@" CFetch "( addr -- c )";
+    "C!" CStore "( c addr -- )";
+    "+!" PlusStore "( n addr -- )";
+    "++" IncMem "( addr -- )";
+    "--" DecMem "( addr -- )";
+    "ON" On "( addr -- )";
+    "OFF" Off "( addr -- )";
+    "HERE" Here "( -- addr )";
+    "ALLOT" Allot "( n -- )";
+    "," Comma "( x -- )";
+    "C," CComma "( c -- )";
+    "CELLS" Cells "( n -- n*4 )";
+    "FILL" Fill "( addr n c -- )";
+    "MOVE" Move "( from to n -- )";
+    "COUNT" Count "( str -- addr len )";
+}
+
+impl Op {
+    /// How many data-stack cells the instruction needs. Checked before it
+    /// runs, so an underflow names the word and says what was missing.
+    pub fn needs(self) -> u32 {
+        use Op::*;
+        match self {
+            Lit(_) | Call(_) | Exit | Jump(_) | Deferred(_) | DoesSet(_) | CompileXt(_)
+            | DotQuote(_) | Leave(_) | Unloop | I | J | K | RFrom | RFetch | Depth | Here
+            | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) => 0,
+            FetchOff(_) | CFetchOff(_) | JumpIfNonZero(_) | JumpUnlessLitEq(..) | JumpUnlessLitNe(..)
+            | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..) => 1,
+            StoreOff(_) | CStoreOff(_) | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_)
+            | JumpUnlessGt(_) | JumpUnlessLe(_) | JumpUnlessGe(_) => 2,
+            JumpIfZero(_) | DupJumpIfZero(_) | Execute | SetDefer(_) | AbortQuote(_)
+            | IndexCells(_) | PlusLoop(_) | ToR | Dup | Drop | QDup | Inc | Dec | Add2 | Sub2
+            | Mul2 | Div2 | Abs | Negate | ZeroEq | ZeroNe | ZeroLt | ZeroGt | Invert | Fetch
+            | CFetch | IncMem | DecMem | On | Off | Allot | Comma | CComma | Cells | Count
+            | LitAdd(_) | LitMul(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_) | StoreAt(_)
+            | IAdd | Pick | Roll => 1,
+            Do | QDo(_) | Swap | Over | Nip | Tuck | TwoDup | TwoDrop | Add | Sub | Mul | Div
+            | Mod | DivMod | Min | Max | Eq | Ne | Lt | Gt | Le | Ge | ULt | And | Or | Xor
+            | LShift | RShift | Store | CStore | PlusStore | FetchAdd | CellsAdd | OverAdd => 2,
+            Rot | MinusRot | MulDiv | Fill | Move => 3,
+            TwoSwap | TwoOver => 4,
+        }
+    }
+
+    /// The target of a jump-like instruction, if any.
+    pub fn target(self) -> Option<Addr> {
+        use Op::*;
+        match self {
+            Jump(a) | JumpIfZero(a) | DupJumpIfZero(a) | QDo(a) | Loop(a) | PlusLoop(a)
+            | Leave(a) | JumpIfNonZero(a) | JumpUnlessEq(a) | JumpUnlessNe(a) | JumpUnlessLt(a)
+            | JumpUnlessGt(a) | JumpUnlessLe(a) | JumpUnlessGe(a) | JumpUnlessLitEq(_, a)
+            | JumpUnlessLitNe(_, a) | JumpUnlessLitLt(_, a) | JumpUnlessLitGt(_, a)
+            | JumpUnlessLitLe(_, a) | JumpUnlessLitGe(_, a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn with_target(self, a: Addr) -> Op {
+        use Op::*;
+        match self {
+            Jump(_) => Jump(a),
+            JumpIfZero(_) => JumpIfZero(a),
+            DupJumpIfZero(_) => DupJumpIfZero(a),
+            QDo(_) => QDo(a),
+            Loop(_) => Loop(a),
+            PlusLoop(_) => PlusLoop(a),
+            Leave(_) => Leave(a),
+            JumpIfNonZero(_) => JumpIfNonZero(a),
+            JumpUnlessEq(_) => JumpUnlessEq(a),
+            JumpUnlessNe(_) => JumpUnlessNe(a),
+            JumpUnlessLt(_) => JumpUnlessLt(a),
+            JumpUnlessGt(_) => JumpUnlessGt(a),
+            JumpUnlessLe(_) => JumpUnlessLe(a),
+            JumpUnlessGe(_) => JumpUnlessGe(a),
+            JumpUnlessLitEq(n, _) => JumpUnlessLitEq(n, a),
+            JumpUnlessLitNe(n, _) => JumpUnlessLitNe(n, a),
+            JumpUnlessLitLt(n, _) => JumpUnlessLitLt(n, a),
+            JumpUnlessLitGt(n, _) => JumpUnlessLitGt(n, a),
+            JumpUnlessLitLe(n, _) => JumpUnlessLitLe(n, a),
+            JumpUnlessLitGe(n, _) => JumpUnlessLitGe(n, a),
+            other => other,
+        }
+    }
+
+    /// A conditional jump with the opposite condition (same target).
+    pub fn inverted_branch(self) -> Option<Op> {
+        use Op::*;
+        Some(match self {
+            JumpIfZero(a) => JumpIfNonZero(a),
+            JumpIfNonZero(a) => JumpIfZero(a),
+            JumpUnlessEq(a) => JumpUnlessNe(a),
+            JumpUnlessNe(a) => JumpUnlessEq(a),
+            JumpUnlessLt(a) => JumpUnlessGe(a),
+            JumpUnlessGe(a) => JumpUnlessLt(a),
+            JumpUnlessGt(a) => JumpUnlessLe(a),
+            JumpUnlessLe(a) => JumpUnlessGt(a),
+            JumpUnlessLitEq(n, a) => JumpUnlessLitNe(n, a),
+            JumpUnlessLitNe(n, a) => JumpUnlessLitEq(n, a),
+            JumpUnlessLitLt(n, a) => JumpUnlessLitGe(n, a),
+            JumpUnlessLitGe(n, a) => JumpUnlessLitLt(n, a),
+            JumpUnlessLitGt(n, a) => JumpUnlessLitLe(n, a),
+            JumpUnlessLitLe(n, a) => JumpUnlessLitGt(n, a),
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ops_stay_eight_bytes() {
+        assert_eq!(std::mem::size_of::<Op>(), 8);
+    }
+
+    #[test]
+    fn primitive_names_are_unique() {
+        let mut names: Vec<_> = PRIMITIVES.iter().map(|p| p.name).collect();
+        names.sort();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len());
+    }
+
+    #[test]
+    fn literal_pairs_fuse() {
+        assert_eq!(fuse(Op::Lit(3), Op::Add), Some(Op::LitAdd(3)));
+        assert_eq!(fuse(Op::Lit(3), Op::Sub), Some(Op::LitAdd(-3)));
+        assert_eq!(fuse(Op::Lit(-4), Op::Fetch), None);
+        assert_eq!(fuse(Op::Dup, Op::Add), None);
+    }
+}

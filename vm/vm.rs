@@ -1,0 +1,401 @@
+//! The VM's state and the small interface the rest of the program uses.
+//!
+//! Owns `Vm` (stacks, code, dictionary, data space, sources, output, RNG)
+//! and `Config` (every limit, with defaults). Execution lives in
+//! `interp.rs`, the outer interpreter and compiler in `outer.rs`, the
+//! native words in `words.rs`; they are all `impl Vm` blocks over this
+//! state, so a host word can read the input, run code and compile.
+
+use crate::code::{Code, OpInfo};
+use crate::dictionary::{Dictionary, Word, WordKind};
+use crate::error::{ErrorKind, VmError, VmResult};
+use crate::lexer::{Location, Pos, SourceFile};
+use crate::memory::Memory;
+use crate::ops::{Addr, Op, PRIMITIVES};
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256StarStar;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Physical size of each stack; the configured depth limit is below it.
+/// Indexing with a `u16` keeps every stack access in bounds by type.
+pub const STACK_CELLS: usize = 1 << 16;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Data stack depth, in cells.
+    pub stack_depth: u32,
+    /// Return stack depth: cells for `>R` and loops, and nested calls.
+    pub return_depth: u32,
+    /// Data space size in bytes.
+    pub data_space: usize,
+    /// How deep LOAD may nest.
+    pub load_depth: u32,
+    /// Instruction budget: calls, loop iterations and backward jumps.
+    pub max_steps: Option<u64>,
+    /// Fixes the random streams (and makes RANDOMIZE reproducible).
+    pub seed: Option<u64>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            stack_depth: 4096,
+            return_depth: 4096,
+            data_space: 4 << 20,
+            load_depth: 32,
+            max_steps: None,
+            seed: None,
+        }
+    }
+}
+
+impl Config {
+    fn clamped(mut self) -> Config {
+        self.stack_depth = self.stack_depth.clamp(16, STACK_CELLS as u32 - 2);
+        self.return_depth = self.return_depth.clamp(16, STACK_CELLS as u32 - 2);
+        self.load_depth = self.load_depth.max(1);
+        self
+    }
+}
+
+/// Where a call returns to, and the return-stack depth to restore (so a
+/// word that EXITs from inside a DO loop cannot corrupt its caller's loop).
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub ret: Addr,
+    pub rdepth: u32,
+}
+
+/// Return address meaning "go back to the Rust caller of `run`".
+pub const HOST_RETURN: Addr = u32::MAX;
+
+pub type HostFn = fn(&mut Vm) -> VmResult<()>;
+
+/// A native word: Rust code with access to the whole VM.
+pub struct HostWord {
+    pub name: &'static str,
+    pub f: HostFn,
+    pub effect: &'static str,
+    pub immediate: bool,
+    pub compile_only: bool,
+}
+
+/// A source being interpreted (LOAD nests these).
+pub struct Input {
+    pub file: u32,
+    pub pos: usize,
+    /// Start of the token being interpreted, for messages.
+    pub token: Pos,
+}
+
+/// Control-flow entries of the definition being compiled.
+#[derive(Clone, Debug)]
+pub enum Control {
+    If(Addr),
+    Else(Addr),
+    Begin(Addr),
+    While { begin: Addr, exit: Addr },
+    Do { body: Addr, leaves: Vec<Addr> },
+}
+
+/// The colon definition under construction.
+pub struct Definition {
+    pub xt: u32,
+    pub start: Addr,
+    pub control: Vec<Control>,
+    pub pos: Pos,
+}
+
+/// Where script output goes: stdout (buffered) or a buffer for tests.
+pub struct Output {
+    buf: Vec<u8>,
+    to_stdout: bool,
+    pub log: Option<std::fs::File>,
+}
+
+impl Output {
+    pub fn write(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+        if let Some(log) = &mut self.log {
+            let _ = log.write_all(bytes);
+        }
+        if self.to_stdout && self.buf.len() > 1 << 14 {
+            self.flush();
+        }
+    }
+
+    pub fn flush(&mut self) {
+        if self.to_stdout && !self.buf.is_empty() {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(&self.buf);
+            let _ = out.flush();
+            self.buf.clear();
+        }
+    }
+}
+
+pub struct Vm {
+    pub config: Config,
+    // Data stack: the top cell is cached in `tos`; the cells below it are
+    // ds[1..depth] (ds[0] is scratch for the empty case).
+    pub(crate) ds: Box<[i32; STACK_CELLS]>,
+    pub(crate) depth: u32,
+    pub(crate) tos: i32,
+    pub(crate) rs: Box<[i32; STACK_CELLS]>,
+    pub(crate) rdepth: u32,
+    pub(crate) frames: Box<[Frame; STACK_CELLS]>,
+    /// Number of live frames.
+    pub(crate) fp: u32,
+    pub(crate) steps_left: u64,
+
+    pub code: Code,
+    pub dict: Dictionary,
+    pub mem: Memory,
+    pub(crate) defers: Vec<Option<u32>>,
+    pub(crate) defer_owner: Vec<u32>,
+    pub(crate) hosts: Vec<HostWord>,
+
+    pub files: Vec<SourceFile>,
+    pub(crate) inputs: Vec<Input>,
+    pub(crate) def: Option<Definition>,
+    /// The word IMMEDIATE applies to.
+    pub(crate) latest: Option<u32>,
+    /// The word DOES> applies to.
+    pub(crate) last_created: Option<u32>,
+    /// No peephole fusion into instructions before this address (a jump
+    /// may land here).
+    pub(crate) fuse_barrier: Addr,
+
+    pub out: Output,
+    rng: [Xoshiro256StarStar; 2],
+    pub(crate) timers: Vec<std::time::Instant>,
+}
+
+fn boxed_stack() -> Box<[i32; STACK_CELLS]> {
+    vec![0i32; STACK_CELLS].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!())
+}
+
+impl Vm {
+    /// A VM with the primitives, native words and the ForthScript standard
+    /// library loaded. Output goes to stdout.
+    pub fn new(config: Config) -> VmResult<Vm> {
+        let config = config.clamped();
+        let seed = config.seed.unwrap_or_else(clock_seed);
+        let mut vm = Vm {
+            ds: boxed_stack(),
+            depth: 0,
+            tos: 0,
+            rs: boxed_stack(),
+            rdepth: 0,
+            frames: vec![Frame { ret: 0, rdepth: 0 }; STACK_CELLS].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()),
+            fp: 0,
+            steps_left: config.max_steps.unwrap_or(u64::MAX),
+            code: Code::default(),
+            dict: Dictionary::default(),
+            mem: Memory::new(config.data_space),
+            defers: Vec::new(),
+            defer_owner: Vec::new(),
+            hosts: Vec::new(),
+            files: Vec::new(),
+            inputs: Vec::new(),
+            def: None,
+            latest: None,
+            last_created: None,
+            fuse_barrier: 0,
+            out: Output { buf: Vec::new(), to_stdout: true, log: None },
+            rng: [Xoshiro256StarStar::seed_from_u64(seed), Xoshiro256StarStar::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)],
+            timers: Vec::new(),
+            config,
+        };
+        for p in PRIMITIVES {
+            let xt = vm.add_thunk_word(p.name.as_bytes(), WordKind::Primitive(p.op), &[p.op, Op::Exit]);
+            vm.dict.word_mut(xt).compile_only = p.compile_only;
+        }
+        crate::words::register(&mut vm);
+        vm.interpret_text("stdlib/core.4th", crate::STDLIB_CORE.as_bytes())?;
+        Ok(vm)
+    }
+
+    /// Sends output to an in-memory buffer (read it with `take_output`).
+    pub fn capture_output(&mut self) {
+        self.out.flush();
+        self.out.to_stdout = false;
+    }
+
+    pub fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out.buf)
+    }
+
+    pub fn flush_output(&mut self) {
+        self.out.flush();
+    }
+
+    pub fn emit_bytes(&mut self, bytes: &[u8]) {
+        self.out.write(bytes);
+    }
+
+    // ---- registration ---------------------------------------------------
+
+    /// Adds a word whose EXECUTE entry is a small piece of code.
+    pub fn add_thunk_word(&mut self, name: &[u8], kind: WordKind, thunk: &[Op]) -> u32 {
+        let entry = self.code.next_addr();
+        let xt = self.dict.add(Word {
+            name: name.into(),
+            kind,
+            entry,
+            end: entry + thunk.len() as Addr,
+            immediate: false,
+            compile_only: false,
+            inline: false,
+        });
+        for &op in thunk {
+            self.code.push(op, OpInfo { pos: Pos::NONE, word: xt, inlined_into: None });
+        }
+        self.fuse_barrier = self.code.next_addr();
+        self.dict.reveal(xt);
+        self.latest = Some(xt);
+        xt
+    }
+
+    /// Registers a native word; returns its xt.
+    pub fn add_host(&mut self, h: HostWord) -> u32 {
+        let id = self.hosts.len() as u32;
+        let (name, immediate, compile_only) = (h.name, h.immediate, h.compile_only);
+        self.hosts.push(h);
+        let xt = self.add_thunk_word(name.as_bytes(), WordKind::Host(id), &[Op::Host(id), Op::Exit]);
+        let w = self.dict.word_mut(xt);
+        w.immediate = immediate;
+        w.compile_only = compile_only;
+        xt
+    }
+
+    pub fn host_name(&self, id: u32) -> &'static str {
+        self.hosts.get(id as usize).map_or("?", |h| h.name)
+    }
+
+    // ---- the data stack, for native words --------------------------------
+
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    pub fn push(&mut self, x: i32) -> VmResult<()> {
+        if self.depth >= self.config.stack_depth {
+            return Err(ErrorKind::StackOverflow { limit: self.config.stack_depth }.into());
+        }
+        self.ds[self.depth as u16 as usize] = self.tos;
+        self.depth += 1;
+        self.tos = x;
+        Ok(())
+    }
+
+    /// Fails with an underflow error naming how many cells were needed.
+    pub fn need(&self, n: u32) -> VmResult<()> {
+        if self.depth < n {
+            return Err(ErrorKind::StackUnderflow { needs: n, has: self.depth }.into());
+        }
+        Ok(())
+    }
+
+    pub fn pop(&mut self) -> VmResult<i32> {
+        self.need(1)?;
+        let x = self.tos;
+        self.depth -= 1;
+        self.tos = self.ds[self.depth as u16 as usize];
+        Ok(x)
+    }
+
+    /// The stack, bottom first.
+    pub fn stack(&self) -> Vec<i32> {
+        let mut v: Vec<i32> = (1..self.depth).map(|i| self.ds[i as usize]).collect();
+        if self.depth > 0 {
+            v.push(self.tos);
+        }
+        v
+    }
+
+    pub fn clear_stacks(&mut self) {
+        self.depth = 0;
+        self.rdepth = 0;
+        self.fp = 0;
+    }
+
+    /// After an error: stacks empty, back to interpreting, inputs closed.
+    pub fn reset_after_error(&mut self) {
+        self.clear_stacks();
+        self.inputs.clear();
+        self.def = None;
+        let _ = self.mem.store(crate::memory::STATE_ADDR as i32, 0);
+        self.steps_left = self.config.max_steps.unwrap_or(u64::MAX);
+    }
+
+    // ---- random numbers --------------------------------------------------
+
+    /// lo..=hi from stream 0 or 1.
+    pub fn rand_within(&mut self, stream: usize, lo: i32, hi: i32) -> i32 {
+        let (lo, hi) = if hi < lo { (hi, lo) } else { (lo, hi) };
+        let span = (hi as i64 - lo as i64 + 1) as u64;
+        let r = ((self.rng[stream].next_u64() as u128 * span as u128) >> 64) as i64;
+        (lo as i64 + r) as i32
+    }
+
+    pub fn randomize(&mut self, stream: usize) {
+        let seed = match self.config.seed {
+            Some(s) => s ^ if stream == 0 { 0 } else { 0x9E37_79B9_7F4A_7C15 },
+            None => clock_seed().wrapping_add(stream as u64),
+        };
+        self.rng[stream] = Xoshiro256StarStar::seed_from_u64(seed);
+    }
+
+    // ---- positions and errors --------------------------------------------
+
+    pub fn location(&self, pos: Pos) -> Option<Location> {
+        if pos.is_none() {
+            return None;
+        }
+        let f = self.files.get(pos.file as usize)?;
+        let (line, col) = f.line_col(pos.offset);
+        Some(Location { file: f.name.clone(), line, col })
+    }
+
+    /// "`word` (file:line)" for a "called from" line.
+    pub fn describe_site(&self, word: u32, pos: Pos) -> String {
+        let name = self.dict.word(word).display_name();
+        match self.location(pos) {
+            Some(l) => format!("called from `{name}` ({}:{})", l.file, l.line),
+            None => format!("called from `{name}`"),
+        }
+    }
+
+    /// An error raised by the instruction at `addr`.
+    #[cold]
+    #[inline(never)]
+    pub fn error_at(&self, addr: Addr, mut e: VmError) -> VmError {
+        if e.is_control() || e.is_located() {
+            return e;
+        }
+        if let Some(info) = self.code.info(addr) {
+            e.word = Some(self.dict.word(info.word).display_name());
+            e.location = self.location(info.pos);
+            if let Some((into, site)) = info.inlined_into {
+                e.trace.push(self.describe_site(into, site));
+            }
+        }
+        e
+    }
+
+    /// The current input file's path (for relative LOADs).
+    pub fn current_dir(&self) -> Option<PathBuf> {
+        let input = self.inputs.last()?;
+        let path = self.files.get(input.file as usize)?.path.as_ref()?;
+        path.parent().map(|p| p.to_path_buf())
+    }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0x5EED)
+}
