@@ -62,6 +62,7 @@ impl Vm {
         }
     }
 
+    #[inline(never)]
     fn dispatch(&mut self, mut ip: Addr) -> VmResult<()> {
         let mut tos = self.tos;
         let mut d = self.depth;

@@ -211,6 +211,10 @@ pub fn fuse(prev: Op, next: Op) -> Option<Op> {
         (Gt, JumpIfZero(t)) => JumpUnlessGt(t),
         (Le, JumpIfZero(t)) => JumpUnlessLe(t),
         (Ge, JumpIfZero(t)) => JumpUnlessGe(t),
+        (LitEq(n), JumpIfZero(t)) => JumpUnlessLitEq(i16::try_from(n).ok()?, t),
+        (LitNe(n), JumpIfZero(t)) => JumpUnlessLitNe(i16::try_from(n).ok()?, t),
+        (LitLt(n), JumpIfZero(t)) => JumpUnlessLitLt(i16::try_from(n).ok()?, t),
+        (LitGt(n), JumpIfZero(t)) => JumpUnlessLitGt(i16::try_from(n).ok()?, t),
         _ => return None,
     })
 }

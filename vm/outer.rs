@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// Straight-line colon words up to this many instructions are copied into
 /// their callers instead of called.
-const INLINE_MAX: u32 = 6;
+const INLINE_MAX: u32 = 10;
 
 impl Vm {
     // ---- entry points ----------------------------------------------------

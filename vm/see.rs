@@ -99,6 +99,19 @@ fn show(vm: &Vm, op: Op, start: u32) -> String {
         Op::CellsAdd => "CELLS +".into(),
         Op::IAdd => "I +".into(),
         Op::OverAdd => "OVER +".into(),
-        other => format!("{other:?}"),
+        other => match other.target() {
+            Some(t) => {
+                let name = format!("{other:?}");
+                let name = name.split('(').next().unwrap_or("?");
+                match other {
+                    Op::JumpUnlessLitEq(n, _) | Op::JumpUnlessLitNe(n, _) | Op::JumpUnlessLitLt(n, _)
+                    | Op::JumpUnlessLitGt(n, _) | Op::JumpUnlessLitLe(n, _) | Op::JumpUnlessLitGe(n, _) => {
+                        format!("{n} {name} -> {}", rel(t))
+                    }
+                    _ => format!("{name} -> {}", rel(t)),
+                }
+            }
+            None => format!("{other:?}"),
+        },
     }
 }
