@@ -81,25 +81,37 @@ impl ErrorKind {
         }
     }
 
+    /// What to do about it, shown after the word.
+    fn hint(&self) -> Option<String> {
+        use ErrorKind::*;
+        Some(match self {
+            StackUnderflow { needs, has } => format!("needs {needs}, has {has}"),
+            StackOverflow { limit } => format!("more than {limit} cells; raise the limit with --stack-depth"),
+            ReturnStackOverflow { limit } => format!("deeper than {limit}: runaway recursion? raise the limit with --return-depth"),
+            DataSpaceExhausted { .. } => "raise the limit with --data-space".into(),
+            StepLimit { .. } => "an infinite loop? raise the budget with --max-steps".into(),
+            UnsetDefer(w) => format!("set one with `' word IS {w}`"),
+            _ => return None,
+        })
+    }
+
     /// The headline, without the word: "stack underflow".
     fn headline(&self) -> String {
         use ErrorKind::*;
         match self {
             StackUnderflow { .. } => "stack underflow".into(),
-            StackOverflow { limit } => format!("stack overflow (more than {limit} cells; raise it with --stack-depth)"),
+            StackOverflow { .. } => "stack overflow".into(),
             ReturnStackUnderflow => "return stack underflow".into(),
-            ReturnStackOverflow { limit } => format!("return stack overflow (deeper than {limit}: runaway recursion? raise it with --return-depth)"),
+            ReturnStackOverflow { .. } => "return stack overflow".into(),
             UndefinedWord(w) => format!("undefined word: {w}"),
             NumberOutOfRange(w) => format!("number out of range for a 32-bit cell: {w}"),
             DivisionByZero => "division by zero".into(),
             AddressOutOfRange { addr, len, size } => {
                 format!("address out of range: {addr} (+{len} bytes; the data space is 0..{size})")
             }
-            DataSpaceExhausted { wanted, free } => {
-                format!("data space exhausted: ALLOT of {wanted} bytes with {free} free (raise it with --data-space)")
-            }
-            StepLimit { limit } => format!("step budget of {limit} exhausted (infinite loop? raise it with --max-steps)"),
-            UnsetDefer(w) => format!("deferred word `{w}` has no action: set one with `' word IS {w}`"),
+            DataSpaceExhausted { wanted, free } => format!("data space exhausted: ALLOT of {wanted} bytes with {free} free"),
+            StepLimit { limit } => format!("step budget of {limit} exhausted"),
+            UnsetDefer(w) => format!("deferred word `{w}` has no action"),
             NotAnXt(n) => format!("not an execution token: {n}"),
             NotDeferred(w) => format!("`{w}` is not a deferred word (IS needs a word made by DEFER)"),
             CompileOnly(w) => format!("`{w}` is compile-only: use it inside a colon definition"),
@@ -165,8 +177,8 @@ impl fmt::Display for VmError {
         if let Some(w) = &self.word {
             write!(f, " in `{w}`")?;
         }
-        if let ErrorKind::StackUnderflow { needs, has } = self.kind {
-            write!(f, " (needs {needs}, has {has})")?;
+        if let Some(hint) = self.kind.hint() {
+            write!(f, " ({hint})")?;
         }
         if let Some(loc) = &self.location {
             write!(f, "\n  --> {loc}")?;

@@ -92,7 +92,7 @@ impl Vm {
                             e.word = Some(self.dict.word(def.xt).display_name());
                         }
                     }
-                } else if let Some(l) = here {
+                } else if let Some(l) = here.filter(|l| Some(l) != e.location.as_ref()) {
                     e.trace.push(format!("called from {l}"));
                 }
                 if self.def.is_some() {
