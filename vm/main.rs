@@ -91,6 +91,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     eprintln!("{e}");
                     return Ok(ExitCode::FAILURE);
                 }
+                if vm.bye_requested() {
+                    break;
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

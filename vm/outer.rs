@@ -26,13 +26,31 @@ impl Vm {
         let text = std::fs::read(path).map_err(|e| VmError::new(ErrorKind::Io(format!("{}: {e}", path.display()))))?;
         let canonical = std::fs::canonicalize(path).ok();
         let file = self.add_file(path.display().to_string(), canonical.or(Some(path.to_path_buf())), text);
-        ignore_bye(self.interpret_file(file, true))
+        let r = self.interpret_file(file, true);
+        self.note_bye(r)
     }
 
     /// Interprets text that is not a file on disk (REPL lines, stdlib).
     /// A definition may stay open across calls (REPL continuation).
     pub fn run_text(&mut self, name: &str, text: &[u8]) -> VmResult<()> {
-        ignore_bye(self.interpret_text(name, text))
+        let r = self.interpret_text(name, text);
+        self.note_bye(r)
+    }
+
+    /// `BYE` ends interpreting successfully; the host asks `bye_requested`
+    /// to know whether to stop.
+    fn note_bye(&mut self, r: VmResult<()>) -> VmResult<()> {
+        match r {
+            Err(e) if e.kind == ErrorKind::Bye => {
+                self.bye = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+
+    pub fn bye_requested(&self) -> bool {
+        self.bye
     }
 
     pub(crate) fn interpret_text(&mut self, name: &str, text: &[u8]) -> VmResult<()> {
@@ -419,13 +437,6 @@ impl Vm {
         let text = std::fs::read(&path).map_err(|e| VmError::new(ErrorKind::Io(format!("{}: {e}", path.display()))))?;
         let file = self.add_file(path.display().to_string(), Some(canonical), text);
         self.interpret_file(file, true)
-    }
-}
-
-fn ignore_bye(r: VmResult<()>) -> VmResult<()> {
-    match r {
-        Err(e) if e.kind == ErrorKind::Bye => Ok(()),
-        other => other,
     }
 }
 

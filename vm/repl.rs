@@ -2,7 +2,7 @@
 //! its diagnostic, resets the stacks, and the session goes on.
 
 use anyhow::Result;
-use axforth::{Config, ErrorKind, Vm};
+use axforth::{Config, Vm};
 use rustyline::error::ReadlineError;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,9 +35,9 @@ pub fn repl(config: Config, files: &[PathBuf]) -> Result<ExitCode> {
         let result = vm.run_text("<repl>", line.as_bytes());
         vm.flush_output();
         match result {
+            Ok(()) if vm.bye_requested() => break,
             Ok(()) if vm.is_compiling() => println!(" compiled"),
             Ok(()) => println!(" ok"),
-            Err(e) if e.kind == ErrorKind::Bye => break,
             Err(e) => {
                 eprintln!("{e}");
                 vm.reset_after_error();

@@ -168,6 +168,8 @@ pub struct Vm {
     pub(crate) fuse_barrier: Addr,
 
     pub out: Output,
+    /// A script said BYE.
+    pub(crate) bye: bool,
     rng: [Xoshiro256StarStar; 2],
     pub(crate) timers: Vec<std::time::Instant>,
 }
@@ -204,6 +206,7 @@ impl Vm {
             last_created: None,
             fuse_barrier: 0,
             out: Output { buf: Vec::new(), to_stdout: true, log: None },
+            bye: false,
             rng: [Xoshiro256StarStar::seed_from_u64(seed), Xoshiro256StarStar::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)],
             timers: Vec::new(),
             config,

@@ -1,0 +1,2 @@
+\ expect: address-out-of-range 2:12 word=PEEKC
+: PEEKC -1 C@ ; PEEKC

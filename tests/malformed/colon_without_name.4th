@@ -1,0 +1,3 @@
+\ expect: missing-name 3:1
+1 DROP
+:

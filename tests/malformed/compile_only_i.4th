@@ -1,0 +1,2 @@
+\ expect: compile-only 2:5
+1 2 I .

@@ -1,0 +1,2 @@
+\ expect: compile-only 2:3
+1 >R

@@ -1,0 +1,2 @@
+\ expect: missing-name 2:3 word=CONSTANT
+5 CONSTANT

@@ -1,0 +1,3 @@
+\ expect: undefined-word 3:5
+: T 1 ;
+T T zork

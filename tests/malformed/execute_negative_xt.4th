@@ -1,0 +1,2 @@
+\ expect: not-an-xt 2:4 word=EXECUTE
+-1 EXECUTE

@@ -1,0 +1,2 @@
+\ expect: return-stack-underflow 2:9 word=INDEX
+: INDEX I ; INDEX

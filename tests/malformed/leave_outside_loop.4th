@@ -1,0 +1,2 @@
+\ expect: control-flow 2:12
+: OUT 1 IF LEAVE THEN ;

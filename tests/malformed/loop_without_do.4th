@@ -1,0 +1,4 @@
+\ expect: control-flow 3:8
+: COUNTDOWN
+  10 . LOOP
+;

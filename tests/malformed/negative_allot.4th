@@ -1,0 +1,2 @@
+\ expect: data-space-exhausted 2:12 word=ALLOT
+-100000000 ALLOT

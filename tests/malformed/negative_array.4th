@@ -1,0 +1,2 @@
+\ expect: data-space-exhausted 2:4 word=[]
+-5 [] ARR

@@ -1,0 +1,2 @@
+\ expect: number-out-of-range 2:9 word=T
+: T 1 + -2147483649 ;

@@ -1,0 +1,3 @@
+\ expect: load-cycle 3:1 word=LOAD
+1 DROP
+LOAD self_load.4th

@@ -1,0 +1,3 @@
+\ expect: undefined-word 3:7
+1 2 +
+  DUP frobnicate .

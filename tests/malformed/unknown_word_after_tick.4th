@@ -1,0 +1,2 @@
+\ expect: undefined-word 2:1
+' no-such-word EXECUTE

@@ -1,0 +1,4 @@
+\ expect: undefined-word 3:5 word=USES
+: USES
+  1 NOT-DEFINED-YET +
+;

@@ -1,0 +1,3 @@
+\ expect: unterminated 2:9 word=CHECK
+: CHECK ABORT" oops
+;

@@ -1,0 +1,4 @@
+\ expect: unterminated 3:1
+1 2 +
+( this comment never ends
+3 4 +

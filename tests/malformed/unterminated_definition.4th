@@ -1,0 +1,5 @@
+\ expect: unterminated 3:3
+\ The definition is never closed: the error points at its start (the name after `:`).
+: SQUARE ( n -- n*n )
+  DUP *
+

@@ -1,0 +1,3 @@
+\ expect: unterminated 2:1
+S" open string
+with a second line

@@ -1,0 +1,2 @@
+\ expect: control-flow 2:14
+: NOPE 1 DUP UNTIL ;

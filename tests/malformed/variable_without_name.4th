@@ -1,0 +1,2 @@
+\ expect: missing-name 2:1
+VARIABLE
