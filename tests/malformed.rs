@@ -169,7 +169,7 @@ corpus! {
     oversized_negative_in_definition, oversized_number, pick_out_of_range, random_bytes,
     repeat_without_while, return_stack_underflow, runaway_recursion, self_load, stack_overflow,
     store_huge, store_negative, then_without_if, type_bad_address, underflow_deep,
-    underflow_deep_inlined, unknown_word, unknown_word_after_tick, unknown_word_in_definition,
+    underflow_deep_inlined, underflow_fused_literal, unknown_word, unknown_word_after_tick, unknown_word_in_definition,
     unset_defer, unterminated_abort_quote, unterminated_comment, unterminated_definition,
     unterminated_dot_quote, unterminated_s_quote, until_without_begin, variable_without_name,
 }
@@ -186,6 +186,8 @@ fn every_corpus_file_has_a_test() {
     assert_eq!(listed, on_disk, "add new corpus files to the `corpus!` list");
 }
 
+/// `random_bytes.4th` is the header line followed by 1024 bytes of xorshift32
+/// output (seed 0x2545F491, shifts 13/17/5, low byte of each step).
 #[test]
 fn random_bytes_file_is_really_binary() {
     // Guards the corpus itself: the garbage must stay garbage.

@@ -74,10 +74,6 @@ impl TempDir {
         std::fs::write(&p, text).unwrap();
         p
     }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
 }
 
 impl Drop for TempDir {
@@ -544,6 +540,7 @@ fn base_and_hex() {
     assert_eq!(stack("BINARY 101 OCTAL 17 DECIMAL"), vec![5, 15]);
     assert_eq!(stack("16 BASE ! 1F DECIMAL"), vec![31]);
     assert_eq!(out("HEX -1 . -1 U. DECIMAL"), "-1 FFFFFFFF ");
+    assert_eq!(out("-255 HEX . DECIMAL"), "-FF ");
     assert_eq!(stack("HEX FFFFFFFF DECIMAL"), vec![-1]);
     assert_eq!(stack("$10 #10 %10"), vec![16, 10, 2]);
     assert_eq!(fail("12A").code(), "undefined-word", "A is not a decimal digit");
@@ -732,6 +729,31 @@ fn definition_calls_the_old_word_not_itself() {
     assert_eq!(stack(src), vec![4]);
     // A word that does not exist yet is not found inside its own body.
     assert_eq!(fail(": NEWWORD NEWWORD ;").code(), "undefined-word");
+}
+
+#[test]
+fn defining_inside_brackets_does_not_cut_the_definition() {
+    // `[ 5 CONSTANT Y ]` in the middle of X: either it works (X leaves 1 2)
+    // or it is refused with an error; silently losing the rest of X's code
+    // is not acceptable.
+    let mut vm = new_vm();
+    match vm.run_text("test", b": X 1 [ 5 CONSTANT Y ] 2 ; X Y") {
+        Ok(()) => assert_eq!(vm.stack(), vec![1, 2, 5], "X must run its whole body"),
+        Err(e) => assert!(format!("{e}").starts_with("error: "), "{e}"),
+    }
+}
+
+#[test]
+fn exit_from_a_loop_does_not_disturb_the_callers_loop() {
+    let src = ": INNER 10 0 DO I 2 = IF EXIT THEN LOOP ; : OUTER 3 0 DO INNER I . LOOP ; OUTER";
+    assert_eq!(out(src), "0 1 2 ");
+}
+
+#[test]
+fn bye_ends_a_file_cleanly() {
+    let dir = TempDir::new("bye");
+    let main = dir.write("main.4th", "1 . BYE 2 .\n");
+    assert_eq!(run_file(&main).unwrap(), "1 ");
 }
 
 #[test]

@@ -17,23 +17,33 @@ pub struct OpInfo {
     pub pos: Pos,
     /// The word whose source this instruction came from.
     pub word: u32,
-    /// When the instruction was inlined from `word`: the word it was
-    /// inlined into, and the call site.
-    pub inlined_into: Option<(u32, Pos)>,
+    /// When the instruction was inlined from `word`: the innermost of the
+    /// chain of call sites it was copied through (index into `sites`).
+    pub inlined: Option<u32>,
 }
 
-const SENTINEL_INFO: OpInfo = OpInfo { pos: Pos::NONE, word: 0, inlined_into: None };
+/// One level of inlining: the word the code was copied into, the call
+/// site there, and the next outer level.
+#[derive(Clone, Copy, Debug)]
+pub struct InlineSite {
+    pub caller: u32,
+    pub pos: Pos,
+    pub outer: Option<u32>,
+}
+
+const SENTINEL_INFO: OpInfo = OpInfo { pos: Pos::NONE, word: 0, inlined: None };
 
 pub struct Code {
     ops: Vec<Op>,
     info: Vec<OpInfo>,
+    sites: Vec<InlineSite>,
 }
 
 impl Default for Code {
     fn default() -> Code {
         let mut ops = Vec::with_capacity(1 << 16);
         ops.push(Op::Exit);
-        Code { ops, info: vec![SENTINEL_INFO] }
+        Code { ops, info: vec![SENTINEL_INFO], sites: Vec::new() }
     }
 }
 
@@ -66,6 +76,35 @@ impl Code {
         if a < self.next_addr() {
             self.info[a as usize] = info;
         }
+    }
+
+    /// The chain `inner` (may be none) extended by one outer level.
+    pub fn inline_chain(&mut self, inner: Option<u32>, caller: u32, pos: Pos) -> u32 {
+        let outer = match inner {
+            None => None,
+            Some(i) => {
+                let site = self.sites[i as usize];
+                return {
+                    let rest = self.inline_chain(site.outer, caller, pos);
+                    self.sites.push(InlineSite { outer: Some(rest), ..site });
+                    self.sites.len() as u32 - 1
+                };
+            }
+        };
+        self.sites.push(InlineSite { caller, pos, outer });
+        self.sites.len() as u32 - 1
+    }
+
+    /// The call sites an inlined instruction was copied through, innermost
+    /// first.
+    pub fn inline_sites(&self, mut at: Option<u32>) -> Vec<InlineSite> {
+        let mut v = Vec::new();
+        while let Some(i) = at {
+            let Some(&site) = self.sites.get(i as usize) else { break };
+            v.push(site);
+            at = site.outer;
+        }
+        v
     }
 
     /// Replaces an instruction. Jump targets must satisfy the invariant.

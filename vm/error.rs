@@ -183,8 +183,16 @@ impl fmt::Display for VmError {
         if let Some(loc) = &self.location {
             write!(f, "\n  --> {loc}")?;
         }
-        for line in &self.trace {
+        // Runaway recursion repeats one line thousands of times: fold runs.
+        let mut i = 0;
+        while i < self.trace.len() {
+            let line = &self.trace[i];
+            let run = self.trace[i..].iter().take_while(|l| *l == line).count();
             write!(f, "\n  {line}")?;
+            if run > 1 {
+                write!(f, " (and {} more times)", run - 1)?;
+            }
+            i += run;
         }
         Ok(())
     }

@@ -56,8 +56,8 @@ impl Vm {
             if !info.pos.is_none() {
                 e.trace.push(self.describe_site(info.word, info.pos));
             }
-            if let Some((into, at)) = info.inlined_into {
-                e.trace.push(self.describe_site(into, at));
+            for site in self.code.inline_sites(info.inlined) {
+                e.trace.push(self.describe_site(site.caller, site.pos));
             }
         }
     }
@@ -287,7 +287,7 @@ impl Vm {
                 }
                 Op::DoesSet(target) => {
                     let Some(xt) = self.last_created else {
-                        fail!(ErrorKind::Game("DOES> without a word made by CREATE or <BUILDS".into()))
+                        fail!(ErrorKind::ControlFlow("DOES> without a word made by CREATE or <BUILDS".into()))
                     };
                     let w = self.dict.word_mut(xt);
                     if let crate::dictionary::WordKind::Created { does, .. } = &mut w.kind {

@@ -26,6 +26,7 @@ impl Vm {
         let text = std::fs::read(path).map_err(|e| VmError::new(ErrorKind::Io(format!("{}: {e}", path.display()))))?;
         let canonical = std::fs::canonicalize(path).ok();
         let file = self.add_file(path.display().to_string(), canonical.or(Some(path.to_path_buf())), text);
+        self.refill_steps();
         let r = self.interpret_file(file, true);
         self.note_bye(r)
     }
@@ -33,6 +34,7 @@ impl Vm {
     /// Interprets text that is not a file on disk (REPL lines, stdlib).
     /// A definition may stay open across calls (REPL continuation).
     pub fn run_text(&mut self, name: &str, text: &[u8]) -> VmResult<()> {
+        self.refill_steps();
         let r = self.interpret_text(name, text);
         self.note_bye(r)
     }
@@ -47,6 +49,11 @@ impl Vm {
             }
             other => other,
         }
+    }
+
+    /// Each top-level run gets the whole `--max-steps` budget.
+    pub fn refill_steps(&mut self) {
+        self.steps_left = self.config.max_steps.unwrap_or(u64::MAX);
     }
 
     pub fn bye_requested(&self) -> bool {
@@ -104,11 +111,12 @@ impl Vm {
                 }
                 let here = self.location(pos);
                 if e.location.is_none() {
+                    // Raised by a word run from here (a primitive at top
+                    // level, or a compiling word): point at the token, and
+                    // name the definition being compiled, if any.
                     e.location = here;
-                    if e.word.is_none() {
-                        if let Some(def) = &self.def {
-                            e.word = Some(self.dict.word(def.xt).display_name());
-                        }
+                    if let Some(def) = &self.def {
+                        e.word = Some(self.dict.word(def.xt).display_name());
                     }
                 } else if let Some(l) = here.filter(|l| Some(l) != e.location.as_ref()) {
                     e.trace.push(format!("called from {l}"));
@@ -242,7 +250,14 @@ impl Vm {
                 value = u32::MAX as u64 + 1;
             }
         }
-        let too_big = overflow || (negative && value > 1 << 31);
+        // Other bases may spell a cell's bit pattern ($FFFFFFFF is -1);
+        // decimal numbers must fit a signed cell.
+        let limit = match (negative, base) {
+            (true, _) => 1u64 << 31,
+            (false, 10) => i32::MAX as u64,
+            (false, _) => u32::MAX as u64,
+        };
+        let too_big = overflow || value > limit;
         if too_big {
             return Err(ErrorKind::NumberOutOfRange(String::from_utf8_lossy(token).into_owned()).into());
         }
@@ -267,11 +282,17 @@ impl Vm {
             let prev = self.code.op(at - 1);
             if let Some(fused) = fuse(prev, op) {
                 self.code.set(at - 1, fused);
+                // `n @` fails at the `@`, not at the literal.
+                if matches!(prev, Op::Lit(_) | Op::LitAdd(_)) {
+                    if let Some(&info) = self.code.info(at - 1) {
+                        self.code.set_info(at - 1, OpInfo { pos, ..info });
+                    }
+                }
                 return at - 1;
             }
         }
         let word = self.def.as_ref().map_or(0, |d| d.xt);
-        self.code.push(op, OpInfo { pos, word, inlined_into: None })
+        self.code.push(op, OpInfo { pos, word, inlined: None })
     }
 
     /// Emits without fusion (for instructions whose address is recorded).
@@ -330,7 +351,8 @@ impl Vm {
                     let Some(&src) = self.code.info(a) else { continue };
                     let at = self.emit(op, src.pos);
                     if at + 1 == self.code.next_addr() {
-                        self.code.set_info(at, OpInfo { pos: src.pos, word: src.word, inlined_into: Some((caller, pos)) });
+                        let chain = self.code.inline_chain(src.inlined, caller, pos);
+                        self.code.set_info(at, OpInfo { pos: src.pos, word: src.word, inlined: Some(chain) });
                     }
                 }
             }

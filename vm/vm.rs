@@ -242,6 +242,9 @@ impl Vm {
 
     /// Adds a word whose EXECUTE entry is a small piece of code.
     pub fn add_thunk_word(&mut self, name: &[u8], kind: WordKind, thunk: &[Op]) -> u32 {
+        // A word defined inside `[ ]` while a colon definition is open:
+        // the definition jumps over the thunk.
+        let skip = self.def.as_ref().map(|d| self.code.push(Op::Jump(0), OpInfo { pos: Pos::NONE, word: d.xt, inlined: None }));
         let entry = self.code.next_addr();
         let xt = self.dict.add(Word {
             name: name.into(),
@@ -253,7 +256,10 @@ impl Vm {
             inline: false,
         });
         for &op in thunk {
-            self.code.push(op, OpInfo { pos: Pos::NONE, word: xt, inlined_into: None });
+            self.code.push(op, OpInfo { pos: Pos::NONE, word: xt, inlined: None });
+        }
+        if let Some(at) = skip {
+            self.code.set(at, Op::Jump(self.code.next_addr()));
         }
         self.fuse_barrier = self.code.next_addr();
         self.dict.reveal(xt);
@@ -381,8 +387,8 @@ impl Vm {
         if let Some(info) = self.code.info(addr) {
             e.word = Some(self.dict.word(info.word).display_name());
             e.location = self.location(info.pos);
-            if let Some((into, site)) = info.inlined_into {
-                e.trace.push(self.describe_site(into, site));
+            for site in self.code.inline_sites(info.inlined) {
+                e.trace.push(self.describe_site(site.caller, site.pos));
             }
         }
         e
