@@ -83,7 +83,9 @@ impl Code {
         let outer = match inner {
             None => None,
             Some(i) => {
-                let site = self.sites[i as usize];
+                let Some(&site) = self.sites.get(i as usize) else {
+                    return self.inline_chain(None, caller, pos);
+                };
                 return {
                     let rest = self.inline_chain(site.outer, caller, pos);
                     self.sites.push(InlineSite { outer: Some(rest), ..site });

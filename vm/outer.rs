@@ -431,7 +431,9 @@ impl Vm {
             return Err(e);
         }
         self.emit_plain(Op::Exit, pos);
-        let def = self.def.take().unwrap_or_else(|| unreachable!());
+        let Some(def) = self.def.take() else {
+            return Err(ErrorKind::NotCompiling(";".into()).into());
+        };
         let end = self.code.next_addr();
         self.thread_jumps(def.start, end);
         let inline = end - 1 - def.start <= INLINE_MAX && self.inlinable(def.start, end - 1);
