@@ -17,6 +17,9 @@ use crate::vm::{Frame, Vm, HOST_RETURN};
 impl Vm {
     /// Executes the word with this execution token.
     pub fn execute(&mut self, xt: u32) -> VmResult<()> {
+        if xt as i32 >= crate::game::play::MOVE_XT_BASE && self.dict.get(xt as i32).is_none() {
+            return self.execute_move_xt(xt as i32);
+        }
         let entry = self.xt_entry(xt as i32)?;
         self.run(entry)
     }
@@ -250,6 +253,14 @@ impl Vm {
                     let xt = pop!();
                     match self.dict.get(xt) {
                         Some(w) => call!(w.entry),
+                        None if xt >= crate::game::play::MOVE_XT_BASE => {
+                            sync!();
+                            let result = self.execute_move_xt(xt);
+                            reload!();
+                            if let Err(e) = result {
+                                return Err(self.error_at(ip - 1, e));
+                            }
+                        }
                         None => fail!(ErrorKind::NotAnXt(xt)),
                     }
                 }

@@ -33,3 +33,6 @@ pub use vm::{Config, Vm};
 
 /// The ForthScript standard library, loaded into every VM first.
 pub const STDLIB_CORE: &str = include_str!("../stdlib/core.4th");
+
+/// The Axiom vocabulary written in ForthScript (encodings, directives).
+pub const STDLIB_AXIOM: &str = include_str!("../stdlib/axiom.4th");

@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod game_cli;
 mod repl;
 
 #[derive(Parser)]
@@ -66,6 +67,56 @@ enum Command {
         /// Files to load before the prompt
         files: Vec<PathBuf>,
     },
+    /// Show the board of a game (after --after moves, if given)
+    Show {
+        /// The game's top .4th file
+        game: PathBuf,
+        #[command(flatten)]
+        after: After,
+    },
+    /// List the legal moves of the player to move
+    Moves {
+        /// The game's top .4th file
+        game: PathBuf,
+        #[command(flatten)]
+        after: After,
+    },
+    /// Count the move sequences of DEPTH plies (a partial-move chain is one ply)
+    Perft {
+        /// The game's top .4th file
+        game: PathBuf,
+        /// Plies to count
+        depth: u32,
+        /// One count per first move
+        #[arg(long)]
+        divide: bool,
+        #[command(flatten)]
+        after: After,
+    },
+    /// Play in the terminal against the engines the game file assigns
+    Play {
+        /// The game's top .4th file
+        game: PathBuf,
+        /// The player you play (default: the first player)
+        #[arg(long)]
+        human: Option<String>,
+        /// No human: the engines play every side
+        #[arg(long)]
+        watch: bool,
+        /// Stop after this many plies
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+        #[command(flatten)]
+        after: After,
+    },
+}
+
+/// Moves to play first, from the start position.
+#[derive(Args)]
+struct After {
+    /// Moves in Zillions notation separated by `;`, e.g. "Disc d3; Disc c5"
+    #[arg(long, value_name = "MOVES")]
+    after: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -98,5 +149,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Repl { files } => repl::repl(config, &files),
+        Command::Show { game, after } => game_cli::show(config, &game, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
+        Command::Moves { game, after } => game_cli::moves(config, &game, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
+        Command::Perft { game, depth, divide, after } => {
+            game_cli::perft(config, &game, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
+        }
+        Command::Play { game, human, watch, max_plies, after } => {
+            game_cli::play(config, &game, human.as_deref(), watch, max_plies, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
+        }
     }
 }

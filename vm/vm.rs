@@ -172,6 +172,8 @@ pub struct Vm {
     pub(crate) bye: bool,
     rng: [Xoshiro256StarStar; 2],
     pub(crate) timers: Vec<std::time::Instant>,
+    /// The Axiom game layer's state (the board itself is in `mem`).
+    pub game: Box<crate::game::Game>,
 }
 
 fn boxed_stack() -> Box<[i32; STACK_CELLS]> {
@@ -209,6 +211,7 @@ impl Vm {
             bye: false,
             rng: [Xoshiro256StarStar::seed_from_u64(seed), Xoshiro256StarStar::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)],
             timers: Vec::new(),
+            game: Box::default(),
             config,
         };
         for p in PRIMITIVES {
@@ -216,7 +219,9 @@ impl Vm {
             vm.dict.word_mut(xt).compile_only = p.compile_only;
         }
         crate::words::register(&mut vm);
+        crate::game::register(&mut vm);
         vm.interpret_text("stdlib/core.4th", crate::STDLIB_CORE.as_bytes())?;
+        vm.interpret_text("stdlib/axiom.4th", crate::STDLIB_AXIOM.as_bytes())?;
         Ok(vm)
     }
 

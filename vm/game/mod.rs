@@ -1,11 +1,54 @@
 //! The Axiom game layer (AXIOM.md): declarations, move generation, turns.
 //!
+//! Module map:
+//! - `board`    the board layout: positions, names, direction links,
+//!              symmetries, and where the board lives in data space
+//! - `declare`  the declaration blocks (`{board … board}`, `{pieces`, …)
+//! - `moves`    moves as ordered action lists, the nested move lists,
+//!              move text in Zillions notation
+//! - `generate` running move words: the generation context, the board
+//!              queries and the recorded edits (`verify`, `add-move`, …)
+//! - `play`     turns, applying moves, events, game over, the simple
+//!              engines, perft, and the words engines call
+//! - `show`     the board as text for the CLI
+//! - `mailbox`  a native Othello, the speed reference for the benchmark
+//!
+//! The board is plain data inside the VM's data space: the board variables
+//! and arrays a game declares, then one cell per position, all in one
+//! contiguous region, so cloning a board is one `memcpy` of that region.
+//! Everything else the game layer knows (names, links, turn order, the
+//! move lists) lives in `Game`, outside the data space.
+//!
 //! What the language core needs from it: while a move word runs, the move
 //! being built plays the role of HERE, so `COMPILE x` and
 //! `n COMPILE-LITERAL` append to the move instead of the dictionary.
 
+pub mod board;
+pub mod declare;
+pub mod generate;
+pub mod mailbox;
+pub mod moves;
+pub mod play;
+pub mod search;
+pub mod show;
+
 use crate::error::VmResult;
 use crate::vm::Vm;
+
+pub use board::Board;
+pub use moves::{Action, MoveStore};
+pub use play::TurnState;
+
+/// Encodings of AXIOM.md §1 (scripts do arithmetic on these).
+pub const PIECE_TYPE_MASK: i32 = 0x03FF;
+pub const PLAYER_BASE: i32 = 2048;
+pub const NEUTRAL: i32 = 1024;
+pub const PLAYER_MASK: i32 = 0xFC00;
+pub const PLAYER_NUMBER_MASK: i32 = 0xF800;
+pub const WIN_SCORE: i32 = 2_130_000_000;
+pub const LOSS_SCORE: i32 = -2_130_000_000;
+pub const DRAW_SCORE: i32 = 0;
+pub const UNKNOWN_SCORE: i32 = -2_140_000_000;
 
 /// One step of a move's program, run in order when the move is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,8 +57,143 @@ pub enum MoveAction {
     Call(u32),
 }
 
+/// Who chooses the moves of a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The built-in negamax search.
+    Default,
+    Random,
+    First,
+    Uct,
+    /// `{search-engine} word`: a ForthScript engine (its xt).
+    Script(u32),
+}
+
+#[derive(Clone, Debug)]
+pub struct PlayerDecl {
+    pub name: String,
+    /// `k * 2048`, `| 1024` for a neutral player.
+    pub value: i32,
+    pub neutral: bool,
+    pub engine: Engine,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Turn {
+    pub player: i32,
+    /// Only moves of this type on this turn (0: all).
+    pub of_type: i32,
+    /// The player whose pieces move (usually `player`).
+    pub for_player: i32,
+}
+
+#[derive(Clone, Debug)]
+pub struct MoveListDecl {
+    pub name: String,
+    /// (move word xt, move type)
+    pub entries: Vec<(u32, i32)>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PieceDecl {
+    pub name: String,
+    pub moves: Vec<usize>,
+    pub drops: Vec<usize>,
+    pub value: i32,
+}
+
+/// Everything the game layer knows about the loaded game.
+#[derive(Default)]
+pub struct Game {
+    pub board: Board,
+    pub players: Vec<PlayerDecl>,
+    pub turns: Vec<Turn>,
+    /// Where the turn order loops back to after its last entry.
+    pub repeat_from: usize,
+    pub move_lists: Vec<MoveListDecl>,
+    /// Move type names, index = type - 1.
+    pub move_types: Vec<String>,
+    /// Highest priority first.
+    pub priorities: Vec<i32>,
+    pub pieces: Vec<PieceDecl>,
+    /// Piece types above this are not generated (`{dummy-pieces}`).
+    pub piece_scan_limit: Option<usize>,
+    /// (player, piece type, position)
+    pub setup: Vec<(i32, i32, i32)>,
+    /// State of open declaration blocks.
+    pub decl: declare::OpenBlocks,
+    pub gen: generate::Context,
+    pub store: MoveStore,
+    pub turn: TurnState,
+    /// `$CloneBoard` snapshots, back to back.
+    pub snapshots: Vec<u8>,
+    pub snapshot_count: u32,
+    /// The board region as it was when the game finished loading: each new
+    /// game starts from it (board variables keep their load-time values).
+    pub initial_region: Vec<u8>,
+    pub ready: bool,
+    pub events: play::Events,
+    /// `.moveType` answers with one of these cells (ring), so that a few
+    /// moves' types can be read side by side.
+    pub move_type_cells: u32,
+    pub move_type_next: u32,
+    /// `$MoveString` answers with one of these counted strings (ring).
+    pub move_string_cells: u32,
+    pub move_string_next: u32,
+    /// Move lists pushed by `$GenerateMoves` and not yet popped.
+    pub script_lists: u32,
+    /// The `{piece}` the items of a `{pieces` block apply to.
+    pub decl_piece: usize,
+    /// A script engine is choosing a move.
+    pub searching: bool,
+    /// The move a script engine reported with `BestMove!`.
+    pub best_move: Option<Vec<u8>>,
+}
+
+impl Game {
+    pub fn player(&self, value: i32) -> Option<&PlayerDecl> {
+        self.players.iter().find(|p| p.value == value)
+    }
+
+    pub fn player_name(&self, value: i32) -> String {
+        match self.player(value & PLAYER_MASK) {
+            Some(p) => p.name.clone(),
+            None => format!("player {value}"),
+        }
+    }
+
+    pub fn piece_name(&self, piece_type: i32) -> String {
+        match self.pieces.get((piece_type - 1) as usize) {
+            Some(p) => p.name.clone(),
+            None => format!("piece {piece_type}"),
+        }
+    }
+
+    pub fn move_type_name(&self, t: i32) -> String {
+        match self.move_types.get((t - 1) as usize) {
+            Some(n) => n.clone(),
+            None => t.to_string(),
+        }
+    }
+}
+
+/// Registers the game words; the ForthScript part is `stdlib/axiom.4th`.
+pub fn register(vm: &mut Vm) {
+    declare::register(vm);
+    generate::register(vm);
+    play::register(vm);
+}
+
 /// Appends to the move under construction, if one is; None otherwise (the
 /// caller then compiles into the current definition).
-pub fn compile_into_move(_vm: &mut Vm, _action: MoveAction) -> Option<VmResult<()>> {
-    None
+pub fn compile_into_move(vm: &mut Vm, action: MoveAction) -> Option<VmResult<()>> {
+    if !vm.game.gen.active {
+        return None;
+    }
+    let a = match action {
+        MoveAction::Lit(n) => Action::Lit(n),
+        MoveAction::Call(xt) => Action::Call(xt),
+    };
+    vm.game.gen.record(a);
+    Some(Ok(()))
 }

@@ -1,0 +1,31 @@
+\ The Axiom vocabulary, the part written in ForthScript (AXIOM.md).
+\ The declaration blocks, move generation and the engine words are
+\ native (vm/game/); this file holds the encodings and the directives.
+
+\ ---- encodings (AXIOM.md §1): scripts do arithmetic on these ----
+$03FF CONSTANT #PieceType	( -- mask )  \ piece type bits of a square
+2048  CONSTANT #PlayerBase	( -- n )     \ player k is k * #PlayerBase
+$F800 CONSTANT #PlayerNumber	( -- mask )  \ the player number bits
+1024  CONSTANT #Neutral		( -- bit )   \ set for neutral players
+$FC00 CONSTANT #Player		( -- mask )  \ player number and neutral bit
+
+2130000000  CONSTANT #WinScore		( -- score )
+-2130000000 CONSTANT #LossScore		( -- score )
+0           CONSTANT #DrawScore		( -- score )
+-2140000000 CONSTANT #UnknownScore	( -- score )
+
+\ player-index ( player -- i )  0 for the first player of {players
+: player-index ( player -- i )  #PlayerNumber AND #PlayerBase / 1- ;
+
+\ piece-index ( piece -- i )  0 for the first {piece}
+: piece-index ( piece -- i )  #PieceType AND 1- ;
+
+\ ---- directives: variables a game sets with ON / OFF ----
+VARIABLE $passTurnForced	\ no move: pass instead of losing
+VARIABLE $gameLog		\ script output also goes to <game>.log
+VARIABLE $flipGrid		\ row 1 is the top row
+VARIABLE $combinePartial	\ engines treat a partial chain as one turn
+VARIABLE $shareMovesList
+
+\ $RAND-WITHIN ( lo hi -- n )  the engines' random numbers
+: $RAND-WITHIN ( lo hi -- n )  RAND-WITHIN ;

@@ -1,0 +1,149 @@
+//! The board layout: how many positions, their names, the direction links
+//! between them, symmetries, and where the board's cells live in the data
+//! space. Reading and writing the cells themselves goes through `Memory`
+//! (bounds-checked); this file only knows addresses.
+
+use crate::error::{ErrorKind, VmResult};
+use crate::memory::Memory;
+
+#[derive(Default, Clone)]
+pub struct Board {
+    /// Grid size (0 x 0 when the board has only `{position}`s).
+    pub rows: i32,
+    pub cols: i32,
+    pub positions: usize,
+    pub names: Vec<String>,
+    /// Positions at or above this are not scanned for moves and drops.
+    pub scan_limit: Option<usize>,
+    /// `links[dir * positions + pos]`: where `dir` leads from `pos`, or -1.
+    pub links: Vec<i32>,
+    pub directions: Vec<String>,
+    /// Per player index: direction -> the direction it means for that player.
+    pub symmetry: Vec<Vec<u32>>,
+    /// The board region in data space: [region, region + region_len).
+    pub region: u32,
+    pub region_len: u32,
+    /// Address of position 0's cell.
+    pub cells: u32,
+    /// `board}` has run.
+    pub complete: bool,
+    /// Row 1 is the top row (`$flipGrid ON`).
+    pub flipped: bool,
+}
+
+impl Board {
+    pub fn scan_positions(&self) -> usize {
+        self.scan_limit.unwrap_or(self.positions).min(self.positions)
+    }
+
+    /// Position of grid square (row from the top, column).
+    pub fn grid_index(&self, r: i32, c: i32) -> Option<i32> {
+        (r >= 0 && r < self.rows && c >= 0 && c < self.cols).then_some(r * self.cols + c)
+    }
+
+    /// The Zillions name of a grid square: `a1` is the bottom left.
+    pub fn grid_name(&self, r: i32, c: i32) -> String {
+        let row = if self.flipped { r + 1 } else { self.rows - r };
+        let mut col = String::new();
+        let mut n = c;
+        loop {
+            col.insert(0, (b'a' + (n % 26) as u8) as char);
+            n = n / 26 - 1;
+            if n < 0 {
+                break;
+            }
+        }
+        format!("{col}{row}")
+    }
+
+    pub fn name(&self, pos: i32) -> String {
+        match self.names.get(pos as usize) {
+            Some(n) => n.clone(),
+            None => format!("#{pos}"),
+        }
+    }
+
+    pub fn position_named(&self, name: &str) -> Option<i32> {
+        self.names.iter().position(|n| n == name).map(|p| p as i32)
+    }
+
+    pub fn direction_named(&self, name: &str) -> Option<u32> {
+        self.directions.iter().position(|n| n == name).map(|d| d as u32)
+    }
+
+    /// Adds a direction with no links; returns its index.
+    pub fn add_direction(&mut self, name: &str) -> u32 {
+        if let Some(d) = self.direction_named(name) {
+            return d;
+        }
+        self.directions.push(name.to_string());
+        self.links.extend(std::iter::repeat(-1).take(self.positions));
+        for row in &mut self.symmetry {
+            row.push(row.len() as u32);
+        }
+        (self.directions.len() - 1) as u32
+    }
+
+    #[inline]
+    pub fn link(&self, dir: u32, pos: i32) -> i32 {
+        if pos < 0 || pos as usize >= self.positions {
+            return -1;
+        }
+        self.links.get(dir as usize * self.positions + pos as usize).copied().unwrap_or(-1)
+    }
+
+    pub fn set_link(&mut self, dir: u32, from: i32, to: i32) {
+        let i = dir as usize * self.positions + from as usize;
+        if let Some(slot) = self.links.get_mut(i) {
+            *slot = to;
+        }
+    }
+
+    /// The direction `dir` means for the player with this index.
+    #[inline]
+    pub fn resolve(&self, player_index: usize, dir: u32) -> u32 {
+        match self.symmetry.get(player_index) {
+            Some(row) => row.get(dir as usize).copied().unwrap_or(dir),
+            None => dir,
+        }
+    }
+
+    pub fn symmetry_row(&mut self, player_index: usize) -> &mut Vec<u32> {
+        let n = self.directions.len() as u32;
+        while self.symmetry.len() <= player_index {
+            self.symmetry.push((0..n).collect());
+        }
+        &mut self.symmetry[player_index]
+    }
+
+    #[inline]
+    pub fn valid(&self, pos: i32) -> bool {
+        pos >= 0 && (pos as usize) < self.positions
+    }
+
+    pub fn check(&self, pos: i32) -> VmResult<()> {
+        if self.valid(pos) {
+            Ok(())
+        } else {
+            Err(ErrorKind::Game(format!("no such position: {pos} (the board has positions 0..{})", self.positions)).into())
+        }
+    }
+
+    #[inline]
+    pub fn cell_addr(&self, pos: i32) -> i32 {
+        (self.cells + 4 * pos as u32) as i32
+    }
+
+    /// The content of a position (checked).
+    #[inline]
+    pub fn get(&self, mem: &Memory, pos: i32) -> VmResult<i32> {
+        self.check(pos)?;
+        Ok(mem.fetch(self.cell_addr(pos))?)
+    }
+
+    #[inline]
+    pub fn set(&self, mem: &mut Memory, pos: i32, value: i32) -> VmResult<()> {
+        self.check(pos)?;
+        Ok(mem.store(self.cell_addr(pos), value)?)
+    }
+}

@@ -1,0 +1,570 @@
+//! Move generation (AXIOM.md §3): running the move words of the player to
+//! move, the board queries they ask and the edits they record.
+//!
+//! Owns the generation `Context` (`from`, `here`, the current piece and
+//! player, the move being built) and `generate`, which fills one new move
+//! list. Queries read the board in data space and never change it; edits
+//! are recorded into the move being built. Outside move generation (in
+//! `OnNewGame`, or in words a move runs when it is played) an edit is
+//! applied to the board at once.
+
+use super::moves::{Action, NOT_PARTIAL};
+use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
+use crate::error::{ErrorKind, VmError, VmResult};
+use crate::vm::{HostWord, Vm};
+
+/// The state move words see.
+#[derive(Default)]
+pub struct Context {
+    /// A move word is running: edits are recorded, not applied.
+    pub active: bool,
+    pub from: i32,
+    pub here: i32,
+    /// The piece being moved or dropped: type | owner.
+    pub piece: i32,
+    /// `current-player`: whose moves are generated (outside generation: the
+    /// player to move).
+    pub player: i32,
+    /// The player whose pieces move (`{for-player}`), usually `player`.
+    pub for_player: i32,
+    /// Only moves of this type (0: all).
+    pub of_type: i32,
+    /// The move type of the move word running.
+    pub move_type: i32,
+    pub partial: i32,
+    /// The move being built.
+    pub actions: Vec<Action>,
+    pub pass_added: bool,
+}
+
+/// What a nested generation must put back.
+struct Saved {
+    active: bool,
+    from: i32,
+    here: i32,
+    piece: i32,
+    player: i32,
+    for_player: i32,
+    of_type: i32,
+    move_type: i32,
+    partial: i32,
+    actions: Vec<Action>,
+    pass_added: bool,
+}
+
+impl Context {
+    pub fn record(&mut self, a: Action) {
+        self.actions.push(a);
+    }
+
+    fn save(&mut self) -> Saved {
+        Saved {
+            active: self.active,
+            from: self.from,
+            here: self.here,
+            piece: self.piece,
+            player: self.player,
+            for_player: self.for_player,
+            of_type: self.of_type,
+            move_type: self.move_type,
+            partial: self.partial,
+            actions: std::mem::take(&mut self.actions),
+            pass_added: self.pass_added,
+        }
+    }
+
+    fn restore(&mut self, s: Saved) {
+        self.active = s.active;
+        self.from = s.from;
+        self.here = s.here;
+        self.piece = s.piece;
+        self.player = s.player;
+        self.for_player = s.for_player;
+        self.of_type = s.of_type;
+        self.move_type = s.move_type;
+        self.partial = s.partial;
+        self.actions = s.actions;
+        self.pass_added = s.pass_added;
+    }
+}
+
+#[inline]
+pub fn player_index(player: i32) -> usize {
+    (((player & super::PLAYER_NUMBER_MASK) >> 11) - 1).max(0) as usize
+}
+
+/// Pushes a new move list with the moves of `player`, moving the pieces of
+/// `for_player`, restricted to `of_type` (0: all), and makes it current.
+/// With `forced_pass`, an empty list gets a Pass when `$passTurnForced` is ON
+/// (not for the next step of a partial chain: the chain just ends).
+pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool) -> VmResult<()> {
+    let saved = vm.game.gen.save();
+    vm.game.store.push_list();
+    let g = &mut vm.game.gen;
+    g.player = player;
+    g.for_player = for_player;
+    g.of_type = of_type;
+    g.pass_added = false;
+    let result = run_move_words(vm);
+    vm.game.gen.restore(saved);
+    result?;
+    let game = &mut vm.game;
+    game.store.apply_priorities(&game.priorities);
+    if forced_pass && game.store.count() == 0 && vm.directive("$passTurnForced") {
+        vm.game.store.add(&[], 0, NOT_PARTIAL, true);
+    }
+    Ok(())
+}
+
+fn run_move_words(vm: &mut Vm) -> VmResult<()> {
+    let positions = vm.game.board.scan_positions();
+    let piece_limit = vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len());
+    let (for_player, of_type) = (vm.game.gen.for_player, vm.game.gen.of_type);
+    // Moves of the pieces on the board.
+    for pos in 0..positions as i32 {
+        let content = vm.game.board.get(&vm.mem, pos)?;
+        if content == 0 || content & PLAYER_MASK != for_player {
+            continue;
+        }
+        let t = (content & PIECE_TYPE_MASK) as usize;
+        if t == 0 || t > piece_limit {
+            continue;
+        }
+        for k in 0..vm.game.pieces[t - 1].moves.len() {
+            let list = vm.game.pieces[t - 1].moves[k];
+            for e in 0..vm.game.move_lists[list].entries.len() {
+                let (xt, move_type) = vm.game.move_lists[list].entries[e];
+                if of_type == 0 || move_type == of_type {
+                    run_move_word(vm, xt, move_type, pos, content, false)?;
+                }
+            }
+        }
+    }
+    // Drops of every piece type at every position.
+    for t in 1..=piece_limit {
+        if vm.game.pieces[t - 1].drops.is_empty() {
+            continue;
+        }
+        let piece = t as i32 | for_player;
+        for pos in 0..positions as i32 {
+            for k in 0..vm.game.pieces[t - 1].drops.len() {
+                let list = vm.game.pieces[t - 1].drops[k];
+                for e in 0..vm.game.move_lists[list].entries.len() {
+                    let (xt, move_type) = vm.game.move_lists[list].entries[e];
+                    if of_type == 0 || move_type == of_type {
+                        run_move_word(vm, xt, move_type, pos, piece, true)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn run_move_word(vm: &mut Vm, xt: u32, move_type: i32, pos: i32, piece: i32, drop: bool) -> VmResult<()> {
+    let g = &mut vm.game.gen;
+    g.active = true;
+    g.from = pos;
+    g.here = pos;
+    g.piece = piece;
+    g.move_type = move_type;
+    g.partial = NOT_PARTIAL;
+    g.actions.clear();
+    let depth = vm.depth();
+    let result = vm.execute(xt);
+    vm.game.gen.active = false;
+    match result {
+        Ok(()) => {}
+        Err(e) if e.kind == ErrorKind::Verify => {}
+        Err(mut e) => {
+            if !e.is_control() {
+                let what = if drop { "drop" } else { "move" };
+                e.trace.push(format!(
+                    "in {what} word `{}` for {}'s {} at {} (generating the moves of {})",
+                    vm.dict.word(xt).display_name(),
+                    vm.game.player_name(piece),
+                    vm.game.piece_name(piece & PIECE_TYPE_MASK),
+                    vm.game.board.name(pos),
+                    vm.game.player_name(vm.game.gen.player),
+                ));
+            }
+            return Err(e);
+        }
+    }
+    // A move word leaves nothing behind: what `verify` abandoned goes.
+    match vm.depth().cmp(&depth) {
+        std::cmp::Ordering::Greater => vm.set_depth(depth),
+        std::cmp::Ordering::Less => {
+            return Err(ErrorKind::Game(format!(
+                "move word `{}` took {} cell(s) it did not push from the stack",
+                vm.dict.word(xt).display_name(),
+                depth - vm.depth()
+            ))
+            .into())
+        }
+        std::cmp::Ordering::Equal => {}
+    }
+    Ok(())
+}
+
+impl Vm {
+    /// Drops cells from the top of the data stack down to `depth`.
+    pub fn set_depth(&mut self, depth: u32) {
+        if depth < self.depth {
+            self.tos = self.ds[depth as u16 as usize];
+            self.depth = depth;
+        }
+    }
+
+    /// Is the directive variable with this name ON?
+    pub fn directive(&self, name: &str) -> bool {
+        match self.dict.find(name.as_bytes()).and_then(|xt| self.dict.word(xt).body()) {
+            Some(addr) => self.mem.fetch(addr as i32).unwrap_or(0) != 0,
+            None => false,
+        }
+    }
+
+    /// `OnFriends?` when the game defines it; the same owner otherwise.
+    pub fn friends(&mut self, a: i32, b: i32) -> VmResult<bool> {
+        match self.game.events.friends {
+            Some(xt) => {
+                self.push(a)?;
+                self.push(b)?;
+                self.execute(xt)?;
+                Ok(self.pop()? != 0)
+            }
+            None => Ok(a & PLAYER_MASK == b & PLAYER_MASK),
+        }
+    }
+
+    fn content(&self, pos: i32) -> VmResult<i32> {
+        self.game.board.get(&self.mem, pos)
+    }
+
+    fn is_friend_at(&mut self, pos: i32, player: i32) -> VmResult<bool> {
+        let c = self.content(pos)?;
+        Ok(c != 0 && self.friends(c & PLAYER_MASK, player)?)
+    }
+
+    fn is_enemy_at(&mut self, pos: i32, player: i32) -> VmResult<bool> {
+        let c = self.content(pos)?;
+        Ok(c != 0 && c & NEUTRAL == 0 && !self.friends(c & PLAYER_MASK, player)?)
+    }
+
+    /// Records an edit while a move is being built; applies it otherwise.
+    fn edit(&mut self, a: Action) -> VmResult<()> {
+        if self.game.gen.active {
+            self.game.gen.record(a);
+            Ok(())
+        } else {
+            super::play::apply_edit(&self.game.board, &mut self.mem, a)
+        }
+    }
+
+    fn checked_pos(&mut self) -> VmResult<i32> {
+        let pos = self.pop()?;
+        self.game.board.check(pos)?;
+        Ok(pos)
+    }
+}
+
+fn flag(b: bool) -> i32 {
+    if b {
+        -1
+    } else {
+        0
+    }
+}
+
+fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
+    HostWord { name, f, effect, immediate: false, compile_only: false }
+}
+
+fn here(vm: &Vm) -> i32 {
+    vm.game.gen.here
+}
+
+fn game_error(msg: impl Into<String>) -> VmError {
+    ErrorKind::Game(msg.into()).into()
+}
+
+pub fn register(vm: &mut Vm) {
+    let table = [
+        // ---- where we are ----
+        word("from", "( -- pos )", |vm| vm.push(vm.game.gen.from)),
+        word("here", "( -- pos )", |vm| vm.push(here(vm))),
+        word("back", "( -- )", |vm| {
+            vm.game.gen.here = vm.game.gen.from;
+            Ok(())
+        }),
+        word("to", "( pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            vm.game.gen.here = pos;
+            Ok(())
+        }),
+        word("home", "( pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            vm.game.gen.from = pos;
+            Ok(())
+        }),
+        word("(step)", "( dir -- ? )", |vm| {
+            let dir = vm.pop()? as u32;
+            let g = &vm.game;
+            let dir = g.board.resolve(player_index(g.gen.player), dir);
+            let to = g.board.link(dir, g.gen.here);
+            if to >= 0 {
+                vm.game.gen.here = to;
+            }
+            vm.push(flag(to >= 0))
+        }),
+        word("on-board?", "( pos -- ? )", |vm| {
+            let pos = vm.pop()?;
+            let ok = vm.game.board.valid(pos);
+            vm.push(flag(ok))
+        }),
+        // ---- queries at `here` ----
+        word("empty?", "( -- ? )", |vm| {
+            let c = vm.content(here(vm))?;
+            vm.push(flag(c == 0))
+        }),
+        word("not-empty?", "( -- ? )", |vm| {
+            let c = vm.content(here(vm))?;
+            vm.push(flag(c != 0))
+        }),
+        word("friend?", "( -- ? )", |vm| {
+            let f = vm.is_friend_at(here(vm), vm.game.gen.for_player)?;
+            vm.push(flag(f))
+        }),
+        word("enemy?", "( -- ? )", |vm| {
+            let e = vm.is_enemy_at(here(vm), vm.game.gen.for_player)?;
+            vm.push(flag(e))
+        }),
+        word("neutral-piece?", "( -- ? )", |vm| {
+            let c = vm.content(here(vm))?;
+            vm.push(flag(c != 0 && c & NEUTRAL != 0))
+        }),
+        word("piece", "( -- piece )", |vm| {
+            let c = vm.content(here(vm))?;
+            vm.push(c)
+        }),
+        word("piece-type", "( -- type )", |vm| {
+            let c = vm.content(here(vm))?;
+            vm.push(c & PIECE_TYPE_MASK)
+        }),
+        word("player", "( -- player )", |vm| {
+            let c = vm.content(here(vm))?;
+            vm.push(c & PLAYER_MASK)
+        }),
+        word("not-piece-type?", "( type -- ? )", |vm| {
+            let t = vm.pop()?;
+            let c = vm.content(here(vm))?;
+            vm.push(flag(c & PIECE_TYPE_MASK != t))
+        }),
+        // ---- queries at a position ----
+        word("empty-at?", "( pos -- ? )", |vm| {
+            let pos = vm.pop()?;
+            let c = vm.content(pos)?;
+            vm.push(flag(c == 0))
+        }),
+        word("not-empty-at?", "( pos -- ? )", |vm| {
+            let pos = vm.pop()?;
+            let c = vm.content(pos)?;
+            vm.push(flag(c != 0))
+        }),
+        word("friend-at?", "( pos -- ? )", |vm| {
+            let pos = vm.pop()?;
+            let f = vm.is_friend_at(pos, vm.game.gen.for_player)?;
+            vm.push(flag(f))
+        }),
+        word("enemy-at?", "( pos -- ? )", |vm| {
+            let pos = vm.pop()?;
+            let e = vm.is_enemy_at(pos, vm.game.gen.for_player)?;
+            vm.push(flag(e))
+        }),
+        word("neutral-piece-at?", "( pos -- ? )", |vm| {
+            let pos = vm.pop()?;
+            let c = vm.content(pos)?;
+            vm.push(flag(c != 0 && c & NEUTRAL != 0))
+        }),
+        word("piece-at", "( pos -- piece )", |vm| {
+            let pos = vm.pop()?;
+            let c = vm.content(pos)?;
+            vm.push(c)
+        }),
+        word("piece-type-at", "( pos -- type )", |vm| {
+            let pos = vm.pop()?;
+            let c = vm.content(pos)?;
+            vm.push(c & PIECE_TYPE_MASK)
+        }),
+        word("player-at", "( pos -- player )", |vm| {
+            let pos = vm.pop()?;
+            let c = vm.content(pos)?;
+            vm.push(c & PLAYER_MASK)
+        }),
+        word("not-piece-type-at?", "( pos type -- ? )", |vm| {
+            let t = vm.pop()?;
+            let pos = vm.pop()?;
+            let c = vm.content(pos)?;
+            vm.push(flag(c & PIECE_TYPE_MASK != t))
+        }),
+        word("friend-of?", "( pos player -- ? )", |vm| {
+            let player = vm.pop()?;
+            let pos = vm.pop()?;
+            let f = vm.is_friend_at(pos, player)?;
+            vm.push(flag(f))
+        }),
+        word("enemy-of?", "( pos player -- ? )", |vm| {
+            let player = vm.pop()?;
+            let pos = vm.pop()?;
+            let e = vm.is_enemy_at(pos, player)?;
+            vm.push(flag(e))
+        }),
+        // ---- who and what ----
+        word("current-player", "( -- player )", |vm| vm.push(vm.game.gen.player)),
+        word("current-piece", "( -- piece )", |vm| vm.push(vm.game.gen.piece)),
+        word("current-piece-type", "( -- type )", |vm| vm.push(vm.game.gen.piece & PIECE_TYPE_MASK)),
+        word("for-player", "( -- player )", |vm| vm.push(vm.game.gen.for_player)),
+        word("of-type", "( -- type )", |vm| vm.push(vm.game.gen.of_type)),
+        word("piece-value", "( piece -- value )", |vm| {
+            let p = vm.pop()?;
+            let v = piece_value(&vm.game, p);
+            vm.push(v)
+        }),
+        word("material-balance", "( player -- n )", |vm| {
+            let player = vm.pop()? & PLAYER_MASK;
+            let mut sum = 0i32;
+            for pos in 0..vm.game.board.positions as i32 {
+                let c = vm.content(pos)?;
+                if c != 0 {
+                    let v = piece_value(&vm.game, c);
+                    sum = sum.wrapping_add(if c & PLAYER_MASK == player { v } else { -v });
+                }
+            }
+            vm.push(sum)
+        }),
+        // ---- edits ----
+        word("move", "( from to -- )", |vm| {
+            let to = vm.checked_pos()?;
+            let from = vm.checked_pos()?;
+            vm.edit(Action::Move { from, to })
+        }),
+        word("capture", "( -- )", |vm| vm.edit(Action::Capture(here(vm)))),
+        word("capture-at", "( pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            vm.edit(Action::Capture(pos))
+        }),
+        word("drop", "( -- )", |vm| vm.edit(Action::Place { pos: here(vm), content: vm.game.gen.piece })),
+        word("create", "( -- )", |vm| vm.edit(Action::Place { pos: here(vm), content: vm.game.gen.piece })),
+        word("create-at", "( pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            vm.edit(Action::Place { pos, content: vm.game.gen.piece })
+        }),
+        word("drop-piece", "( type -- )", |vm| {
+            let t = vm.pop()?;
+            vm.edit(Action::Place { pos: here(vm), content: t | vm.game.gen.for_player })
+        }),
+        word("drop-piece-at", "( type pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            let t = vm.pop()?;
+            vm.edit(Action::Place { pos, content: t | vm.game.gen.for_player })
+        }),
+        word("create-piece-type", "( type -- )", |vm| {
+            let t = vm.pop()?;
+            vm.edit(Action::Place { pos: here(vm), content: t | vm.game.gen.for_player })
+        }),
+        word("create-piece-type-at", "( type pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            let t = vm.pop()?;
+            vm.edit(Action::Place { pos, content: t | vm.game.gen.for_player })
+        }),
+        word("create-player", "( player -- )", |vm| {
+            let p = vm.pop()?;
+            let t = vm.game.gen.piece & PIECE_TYPE_MASK;
+            vm.edit(Action::Place { pos: here(vm), content: t | p })
+        }),
+        word("create-player-at", "( player pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            let p = vm.pop()?;
+            let t = vm.game.gen.piece & PIECE_TYPE_MASK;
+            vm.edit(Action::Place { pos, content: t | p })
+        }),
+        word("create-player-piece-type", "( player type -- )", |vm| {
+            let t = vm.pop()?;
+            let p = vm.pop()?;
+            vm.edit(Action::Place { pos: here(vm), content: t | p })
+        }),
+        word("create-player-piece-type-at", "( player type pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            let t = vm.pop()?;
+            let p = vm.pop()?;
+            vm.edit(Action::Place { pos, content: t | p })
+        }),
+        word("change-type", "( type -- )", |vm| {
+            let t = vm.pop()?;
+            vm.edit(Action::ChangeType { pos: here(vm), piece_type: t })
+        }),
+        word("change-type-at", "( type pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            let t = vm.pop()?;
+            vm.edit(Action::ChangeType { pos, piece_type: t })
+        }),
+        word("change-owner", "( player -- )", |vm| {
+            let p = vm.pop()?;
+            vm.edit(Action::ChangeOwner { pos: here(vm), player: p })
+        }),
+        word("change-owner-at", "( player pos -- )", |vm| {
+            let pos = vm.checked_pos()?;
+            let p = vm.pop()?;
+            vm.edit(Action::ChangeOwner { pos, player: p })
+        }),
+        // ---- building the move list ----
+        word("verify", "( ? -- )", |vm| {
+            if vm.pop()? != 0 {
+                return Ok(());
+            }
+            if vm.game.gen.active {
+                Err(ErrorKind::Verify.into())
+            } else {
+                Err(game_error("`verify` failed outside move generation (only move words may use it)"))
+            }
+        }),
+        word("add-move", "( -- )", |vm| {
+            if !vm.game.gen.active {
+                return Err(game_error("`add-move` outside move generation (only move words may use it)"));
+            }
+            let game = &mut vm.game;
+            let g = &mut game.gen;
+            game.store.add(&g.actions, g.move_type, g.partial, false);
+            g.actions.clear();
+            g.partial = NOT_PARTIAL;
+            Ok(())
+        }),
+        word("partial", "( -- )", |vm| {
+            vm.game.gen.partial = 0;
+            Ok(())
+        }),
+        word("partial-move-type", "( type -- )", |vm| {
+            let t = vm.pop()?;
+            vm.game.gen.partial = t.max(0);
+            Ok(())
+        }),
+        word("Pass", "( -- )", |vm| {
+            if vm.game.store.lists.is_empty() {
+                return Err(game_error("`Pass` outside move generation"));
+            }
+            if !vm.game.gen.pass_added {
+                vm.game.gen.pass_added = true;
+                vm.game.store.add(&[], 0, NOT_PARTIAL, true);
+            }
+            Ok(())
+        }),
+    ];
+    for h in table {
+        vm.add_host(h);
+    }
+}
+
+pub fn piece_value(game: &Game, piece: i32) -> i32 {
+    let t = piece & PIECE_TYPE_MASK;
+    game.pieces.get((t - 1).max(0) as usize).filter(|_| t > 0).map_or(0, |p| p.value)
+}

@@ -1,0 +1,171 @@
+//! Moves and move lists.
+//!
+//! A move is an ordered list of actions (board edits, literals, calls of
+//! script words), run in order when the move is played. All moves of all
+//! live move lists sit in two arenas; the lists nest like a stack
+//! (`$GenerateMoves` pushes, `$DeallocateMoves` pops), so after warm-up
+//! generating moves allocates nothing.
+//!
+//! A move handle, as scripts see it (`$FirstMove`), is the move's index in
+//! the arena plus one; 0 ends a walk.
+
+use super::Game;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Move the content of `from` to `to` (replacing what was there).
+    Move { from: i32, to: i32 },
+    Capture(i32),
+    /// Put this content (type | player) on the position: drops and creates.
+    Place { pos: i32, content: i32 },
+    ChangeType { pos: i32, piece_type: i32 },
+    ChangeOwner { pos: i32, player: i32 },
+    /// Push a number when the move is played (`COMPILE-LITERAL`).
+    Lit(i32),
+    /// Run a word when the move is played (`COMPILE`).
+    Call(u32),
+}
+
+/// No partial continuation.
+pub const NOT_PARTIAL: i32 = -1;
+
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRec {
+    pub actions: u32,
+    pub len: u32,
+    pub move_type: i32,
+    /// After this move the same player moves again, restricted to this move
+    /// type (0: any); `NOT_PARTIAL` for an ordinary move.
+    pub partial: i32,
+    pub pass: bool,
+}
+
+impl MoveRec {
+    pub fn is_partial(&self) -> bool {
+        self.partial != NOT_PARTIAL
+    }
+}
+
+#[derive(Default)]
+pub struct MoveStore {
+    pub moves: Vec<MoveRec>,
+    pub actions: Vec<Action>,
+    /// Start of each live list in `moves` and `actions`.
+    pub lists: Vec<(usize, usize)>,
+}
+
+impl MoveStore {
+    pub fn push_list(&mut self) {
+        self.lists.push((self.moves.len(), self.actions.len()));
+    }
+
+    pub fn pop_list(&mut self) -> bool {
+        match self.lists.pop() {
+            Some((m, a)) => {
+                self.moves.truncate(m);
+                self.actions.truncate(a);
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.moves.clear();
+        self.actions.clear();
+        self.lists.clear();
+    }
+
+    /// Indices of the current (innermost) list's moves.
+    pub fn current(&self) -> std::ops::Range<usize> {
+        match self.lists.last() {
+            Some(&(m, _)) => m..self.moves.len(),
+            None => 0..0,
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.current().len()
+    }
+
+    pub fn add(&mut self, actions: &[Action], move_type: i32, partial: i32, pass: bool) {
+        let start = self.actions.len() as u32;
+        self.actions.extend_from_slice(actions);
+        self.moves.push(MoveRec { actions: start, len: actions.len() as u32, move_type, partial, pass });
+    }
+
+    pub fn actions_of(&self, m: usize) -> &[Action] {
+        let r = self.moves[m];
+        &self.actions[r.actions as usize..(r.actions + r.len) as usize]
+    }
+
+    /// The handle after `handle` in the same list, or 0.
+    pub fn next_handle(&self, handle: i32) -> i32 {
+        let i = handle as usize; // index of the next move
+        if handle <= 0 || i >= self.moves.len() {
+            return 0;
+        }
+        // The list holding move `handle - 1` ends where the next list starts.
+        let end = self.lists.iter().map(|&(m, _)| m).find(|&m| m > i - 1).unwrap_or(self.moves.len());
+        if i < end {
+            handle + 1
+        } else {
+            0
+        }
+    }
+
+    /// Only the moves of the best priority class present survive; types not
+    /// listed in `{move-priorities` rank below every listed one.
+    pub fn apply_priorities(&mut self, priorities: &[i32]) {
+        if priorities.is_empty() {
+            return;
+        }
+        let rank = |t: i32| priorities.iter().position(|&p| p == t).unwrap_or(priorities.len());
+        let range = self.current();
+        let Some(best) = self.moves[range.clone()].iter().filter(|m| !m.pass).map(|m| rank(m.move_type)).min() else {
+            return;
+        };
+        let mut keep = range.start;
+        for i in range {
+            let m = self.moves[i];
+            if m.pass || rank(m.move_type) == best {
+                self.moves[keep] = m;
+                keep += 1;
+            }
+        }
+        self.moves.truncate(keep);
+    }
+}
+
+/// A move's text in Zillions notation: `e2 - e4`, ` x d5` per capture,
+/// `Man e4` for a drop, `Pass` for a pass.
+pub fn move_text(game: &Game, m: usize) -> String {
+    let rec = game.store.moves[m];
+    if rec.pass {
+        return "Pass".into();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for a in game.store.actions_of(m) {
+        match *a {
+            Action::Move { from, to } => parts.push(format!("{} - {}", game.board.name(from), game.board.name(to))),
+            Action::Capture(pos) => parts.push(format!("x {}", game.board.name(pos))),
+            Action::Place { pos, content } => {
+                parts.push(format!("{} {}", game.piece_name(content & super::PIECE_TYPE_MASK), game.board.name(pos)))
+            }
+            _ => {}
+        }
+    }
+    if parts.is_empty() {
+        // Only changes of type or owner, or script actions: name the squares.
+        for a in game.store.actions_of(m) {
+            if let Action::ChangeType { pos, .. } | Action::ChangeOwner { pos, .. } = *a {
+                parts.push(game.board.name(pos));
+                break;
+            }
+        }
+    }
+    if parts.is_empty() {
+        return "(no edits)".into();
+    }
+    parts.join(" ")
+}

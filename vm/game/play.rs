@@ -1,0 +1,561 @@
+//! Playing a game (AXIOM.md §4–5): setup, turns along the turn order,
+//! applying moves, the events, game over, the simple engines, perft, and
+//! the native words search engines call (`$CloneBoard`, `$GenerateMoves`,
+//! `$FirstMove`, …).
+//!
+//! Owns `TurnState` and the move application. Touches the board only
+//! through `Board`'s cell addresses in the data space.
+
+use super::generate::generate;
+use super::moves::{move_text, Action, NOT_PARTIAL};
+use super::{Board, Engine, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
+use crate::error::{ErrorKind, VmError, VmResult};
+use crate::memory::Memory;
+use crate::vm::{HostWord, Vm};
+
+/// Where the game is in its turn order.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnState {
+    /// Index into the turn order (`turn-offset`).
+    pub index: usize,
+    /// Turns completed so far, plus one.
+    pub number: i32,
+    /// Within a chain of partial moves: the move type the next step is
+    /// restricted to (0: any); `NOT_PARTIAL` otherwise.
+    pub partial: i32,
+}
+
+impl Default for TurnState {
+    fn default() -> TurnState {
+        TurnState { index: 0, number: 1, partial: NOT_PARTIAL }
+    }
+}
+
+/// The event words the game defines, looked up again whenever the
+/// dictionary has grown (events always call the newest definition).
+#[derive(Default)]
+pub struct Events {
+    stamp: usize,
+    pub new_game: Option<u32>,
+    pub is_game_over: Option<u32>,
+    pub evaluate: Option<u32>,
+    pub make_a_move: Option<u32>,
+    pub next_turn: Option<u32>,
+    pub friends: Option<u32>,
+}
+
+/// Execution tokens at and above this value stand for moves: `.moveCFA`
+/// answers one, and `EXECUTE` of it applies the move.
+pub const MOVE_XT_BASE: i32 = 0x4000_0000;
+
+/// Text handed out by `$MoveString` (counted strings, a small ring).
+const MOVE_STRING_BYTES: u32 = 256;
+const MOVE_STRING_RING: u32 = 4;
+const MOVE_TYPE_RING: u32 = 16;
+
+/// The outcome of a game, from nobody's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// This player has won.
+    Win(i32),
+    Draw,
+}
+
+impl Vm {
+    pub fn refresh_events(&mut self) {
+        if self.game.events.stamp == self.dict.words.len() {
+            return;
+        }
+        let find = |name: &str| self.dict.find(name.as_bytes());
+        let events = Events {
+            stamp: self.dict.words.len(),
+            new_game: find("OnNewGame"),
+            is_game_over: find("OnIsGameOver"),
+            evaluate: find("OnEvaluate"),
+            make_a_move: find("OnMakeAMove"),
+            next_turn: find("OnNextTurn"),
+            friends: find("OnFriends?"),
+        };
+        self.game.events = events;
+    }
+
+    fn run_event(&mut self, xt: Option<u32>, name: &str) -> VmResult<()> {
+        if let Some(xt) = xt {
+            self.execute(xt).map_err(|mut e| {
+                e.trace.push(format!("in the event `{name}`"));
+                e
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Setup, then `OnNewGame`.
+    pub fn new_game(&mut self) -> VmResult<()> {
+        if !self.game.ready {
+            self.finish_game()?;
+        }
+        self.refresh_events();
+        let g = &mut self.game;
+        g.store.clear();
+        g.snapshots.clear();
+        g.snapshot_count = 0;
+        g.turn = TurnState::default();
+        let (region, len) = (g.board.region as i32, g.board.region_len as i32);
+        self.mem.slice_mut(region, len)?.copy_from_slice(&self.game.initial_region);
+        for i in 0..self.game.setup.len() {
+            let (player, piece, pos) = self.game.setup[i];
+            self.game.board.set(&mut self.mem, pos, piece | player)?;
+        }
+        self.enter_turn();
+        let xt = self.game.events.new_game;
+        self.run_event(xt, "OnNewGame")
+    }
+
+    /// `current-player` and friends follow the turn.
+    fn enter_turn(&mut self) {
+        let t = self.game.turns[self.game.turn.index];
+        self.game.gen.player = t.player;
+        self.game.gen.for_player = t.for_player;
+        self.game.gen.of_type = t.of_type;
+    }
+
+    pub fn next_turn_index(&self, index: usize) -> usize {
+        if index + 1 < self.game.turns.len() {
+            index + 1
+        } else {
+            self.game.repeat_from
+        }
+    }
+
+    pub fn player_to_move(&self) -> i32 {
+        self.game.turns[self.game.turn.index].player
+    }
+
+    /// Pushes the move list of the player to move. A chain of partial moves
+    /// with no continuation ends, and the turn passes on.
+    pub fn generate_turn(&mut self) -> VmResult<()> {
+        self.refresh_events();
+        loop {
+            let turn = self.game.turn;
+            let t = self.game.turns[turn.index];
+            self.enter_turn();
+            if turn.partial == NOT_PARTIAL {
+                return generate(self, t.player, t.for_player, t.of_type, true);
+            }
+            generate(self, t.player, t.for_player, turn.partial, false)?;
+            if self.game.store.count() > 0 {
+                return Ok(());
+            }
+            self.game.store.pop_list();
+            self.game.turn.partial = NOT_PARTIAL;
+            self.advance_turn()?;
+        }
+    }
+
+    /// `OnIsGameOver` for the player to move, the current list generated.
+    pub fn game_result(&mut self) -> VmResult<i32> {
+        self.refresh_events();
+        match self.game.events.is_game_over {
+            Some(xt) => {
+                let depth = self.depth();
+                self.run_event(Some(xt), "OnIsGameOver")?;
+                if self.depth() != depth + 1 {
+                    return Err(ErrorKind::Game("`OnIsGameOver` must leave exactly one score ( -- score )".into()).into());
+                }
+                self.pop()
+            }
+            None if self.game.store.count() == 0 => Ok(DRAW_SCORE),
+            None => Ok(UNKNOWN_SCORE),
+        }
+    }
+
+    /// Applies the board edits and runs the move's words, in order.
+    pub fn apply_move(&mut self, m: usize) -> VmResult<()> {
+        let rec = self.game.store.moves[m];
+        for i in rec.actions..rec.actions + rec.len {
+            match self.game.store.actions[i as usize] {
+                Action::Lit(n) => self.push(n)?,
+                Action::Call(xt) => self.execute(xt)?,
+                edit => apply_edit(&self.game.board, &mut self.mem, edit)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays move m of the current list: apply it, `OnMakeAMove`, and move
+    /// the turn on unless the move was partial.
+    pub fn make_move(&mut self, m: usize) -> VmResult<()> {
+        self.apply_move(m)?;
+        self.refresh_events();
+        let xt = self.game.events.make_a_move;
+        self.run_event(xt, "OnMakeAMove")?;
+        let rec = self.game.store.moves[m];
+        if rec.is_partial() {
+            self.game.turn.partial = rec.partial;
+            Ok(())
+        } else {
+            self.game.turn.partial = NOT_PARTIAL;
+            self.advance_turn()
+        }
+    }
+
+    fn advance_turn(&mut self) -> VmResult<()> {
+        self.game.turn.index = self.next_turn_index(self.game.turn.index);
+        self.game.turn.number += 1;
+        self.enter_turn();
+        let xt = self.game.events.next_turn;
+        self.run_event(xt, "OnNextTurn")
+    }
+
+    // ---- saving and restoring the board ----------------------------------
+
+    pub fn push_board(&mut self) -> VmResult<()> {
+        let (region, len) = (self.game.board.region as i32, self.game.board.region_len as i32);
+        let bytes = self.mem.slice(region, len)?;
+        self.game.snapshots.extend_from_slice(bytes);
+        self.game.snapshot_count += 1;
+        Ok(())
+    }
+
+    pub fn pop_board(&mut self) -> VmResult<()> {
+        if self.game.snapshot_count == 0 {
+            return Err(ErrorKind::Game("`$DeallocateBoard` without a matching `$CloneBoard`".into()).into());
+        }
+        let (region, len) = (self.game.board.region as i32, self.game.board.region_len as usize);
+        let start = self.game.snapshots.len() - len;
+        self.mem.slice_mut(region, len as i32)?.copy_from_slice(&self.game.snapshots[start..]);
+        self.game.snapshots.truncate(start);
+        self.game.snapshot_count -= 1;
+        Ok(())
+    }
+
+    // ---- perft -------------------------------------------------------------
+
+    /// The number of move sequences of `depth` plies from here (a chain of
+    /// partial moves is one ply; no sequence continues past a finished game).
+    pub fn perft(&mut self, depth: u32) -> VmResult<u64> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        self.generate_turn()?;
+        let result = self.perft_moves(depth);
+        self.game.store.pop_list();
+        result
+    }
+
+    /// Perft of every move of the current list (generated, game not over),
+    /// each with its count, for `--divide`.
+    pub fn perft_divide(&mut self, depth: u32) -> VmResult<Vec<(String, u64)>> {
+        self.generate_turn()?;
+        let mut out = Vec::new();
+        if depth > 0 && self.game_result()? == UNKNOWN_SCORE {
+            for m in self.game.store.current() {
+                let text = move_text(&self.game, m);
+                let n = self.perft_after(m, depth)?;
+                out.push((text, n));
+            }
+        }
+        self.game.store.pop_list();
+        Ok(out)
+    }
+
+    fn perft_moves(&mut self, depth: u32) -> VmResult<u64> {
+        if self.game_result()? != UNKNOWN_SCORE {
+            return Ok(0);
+        }
+        let range = self.game.store.current();
+        if depth == 1 && !self.game.store.moves[range.clone()].iter().any(|m| m.is_partial()) {
+            return Ok(range.len() as u64);
+        }
+        let mut total = 0;
+        for m in range {
+            total += self.perft_after(m, depth)?;
+        }
+        Ok(total)
+    }
+
+    /// Perft below move m of the current list; m's ply is part of `depth`.
+    fn perft_after(&mut self, m: usize, depth: u32) -> VmResult<u64> {
+        let turn = self.game.turn;
+        self.push_board()?;
+        self.make_move(m)?;
+        let n = if self.game.turn.partial != NOT_PARTIAL {
+            // Mid-chain: the steps that follow belong to the same ply.
+            let index = self.game.turn.index;
+            self.generate_turn()?;
+            let n = if self.game.turn.index == index && self.game.turn.partial != NOT_PARTIAL {
+                let mut n = 0;
+                for c in self.game.store.current() {
+                    n += self.perft_after(c, depth)?;
+                }
+                n
+            } else {
+                // The chain had no continuation and the turn moved on.
+                self.perft_moves(depth - 1)?
+            };
+            self.game.store.pop_list();
+            n
+        } else {
+            self.perft(depth - 1)?
+        };
+        self.pop_board()?;
+        self.game.turn = turn;
+        self.enter_turn();
+        Ok(n)
+    }
+
+    // ---- choosing and playing moves ------------------------------------
+
+    /// The move the player to move's engine picks from the current list.
+    pub fn choose_move(&mut self, engine: Engine) -> VmResult<usize> {
+        let range = self.game.store.current();
+        if range.is_empty() {
+            return Err(ErrorKind::Game("no legal move to choose from".into()).into());
+        }
+        match engine {
+            Engine::First => Ok(range.start),
+            Engine::Random => Ok(range.start + self.rand_within(0, 0, range.len() as i32 - 1) as usize),
+            Engine::Script(xt) => {
+                self.game.best_move = None;
+                self.game.searching = true;
+                let depth = self.depth();
+                let r = self.execute(xt);
+                self.game.searching = false;
+                r?;
+                self.set_depth(depth);
+                let Some(text) = self.game.best_move.take() else {
+                    return Err(ErrorKind::Game(format!(
+                        "the engine `{}` chose no move (it must report one with BestMove!)",
+                        self.dict.word(xt).display_name()
+                    ))
+                    .into());
+                };
+                let text = String::from_utf8_lossy(&text).into_owned();
+                self.find_move(&text).ok_or_else(|| ErrorKind::Game(format!("the engine chose `{text}`, which is not a legal move")).into())
+            }
+            Engine::Default | Engine::Uct => crate::game::search::best_move(self, 4),
+        }
+    }
+
+    /// The move of the current list with this text.
+    pub fn find_move(&self, text: &str) -> Option<usize> {
+        let want = normalize(text);
+        self.game.store.current().find(|&m| normalize(&move_text(&self.game, m)) == want)
+    }
+
+    /// The texts of the current list.
+    pub fn move_texts(&self) -> Vec<String> {
+        self.game.store.current().map(|m| move_text(&self.game, m)).collect()
+    }
+
+    /// The engine of the player to move.
+    pub fn engine_to_move(&self) -> Engine {
+        let p = self.player_to_move();
+        self.game.player(p).map_or(Engine::Default, |d| d.engine)
+    }
+
+    /// Evaluation from the point of view of the player to move.
+    pub fn evaluate(&mut self) -> VmResult<i32> {
+        self.refresh_events();
+        match self.game.events.evaluate {
+            Some(xt) => {
+                self.run_event(Some(xt), "OnEvaluate")?;
+                self.pop()
+            }
+            None => {
+                let me = self.player_to_move();
+                self.push(me)?;
+                let xt = self.find_or_fail(b"material-balance")?;
+                self.execute(xt)?;
+                self.pop()
+            }
+        }
+    }
+}
+
+/// Compares move texts loosely: case and spacing do not matter.
+pub fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
+}
+
+/// One board edit, applied now.
+pub fn apply_edit(board: &Board, mem: &mut Memory, a: Action) -> VmResult<()> {
+    match a {
+        Action::Move { from, to } => {
+            let c = board.get(mem, from)?;
+            board.set(mem, from, 0)?;
+            board.set(mem, to, c)
+        }
+        Action::Capture(pos) => board.set(mem, pos, 0),
+        Action::Place { pos, content } => board.set(mem, pos, content),
+        Action::ChangeType { pos, piece_type } => {
+            let c = board.get(mem, pos)?;
+            if c != 0 {
+                board.set(mem, pos, (c & !PIECE_TYPE_MASK) | (piece_type & PIECE_TYPE_MASK))?;
+            }
+            Ok(())
+        }
+        Action::ChangeOwner { pos, player } => {
+            let c = board.get(mem, pos)?;
+            if c != 0 {
+                board.set(mem, pos, (c & !PLAYER_MASK) | (player & PLAYER_MASK))?;
+            }
+            Ok(())
+        }
+        Action::Lit(_) | Action::Call(_) => Ok(()),
+    }
+}
+
+fn game_error(msg: impl Into<String>) -> VmError {
+    ErrorKind::Game(msg.into()).into()
+}
+
+fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
+    HostWord { name, f, effect, immediate: false, compile_only: false }
+}
+
+impl Vm {
+    /// A move handle from a script: its index in the move arena.
+    fn move_index(&self, handle: i32, word: &str) -> VmResult<usize> {
+        let i = handle.wrapping_sub(1);
+        if i < 0 || i as usize >= self.game.store.moves.len() {
+            return Err(game_error(format!("`{word}`: {handle} is not a move (use $FirstMove / $NextMove)")));
+        }
+        Ok(i as usize)
+    }
+
+    /// `EXECUTE` of a token made by `.moveCFA`.
+    pub fn execute_move_xt(&mut self, xt: i32) -> VmResult<()> {
+        let m = self.move_index(xt.wrapping_sub(MOVE_XT_BASE) + 1, ".moveCFA EXECUTE")?;
+        self.apply_move(m)
+    }
+
+    fn counted_arg(&mut self) -> VmResult<Vec<u8>> {
+        let addr = self.pop()?;
+        Ok(self.mem.counted(addr)?.to_vec())
+    }
+
+    /// Reserves the data space the engine words answer with.
+    fn reserve_game_cells(&mut self) {
+        let strings = self.mem.allot_cells_zeroed((MOVE_STRING_BYTES * MOVE_STRING_RING) as i32).unwrap_or(0);
+        let types = self.mem.allot_cells_zeroed((MOVE_TYPE_RING * 4) as i32).unwrap_or(0);
+        self.game.move_string_cells = strings;
+        self.game.move_type_cells = types;
+    }
+}
+
+pub fn register(vm: &mut Vm) {
+    vm.reserve_game_cells();
+    let table = [
+        // ---- the move list ----
+        word("move-count", "( -- n )", |vm| vm.push(vm.game.store.count() as i32)),
+        word("stalemate?", "( -- ? )", |vm| vm.push(if vm.game.store.count() == 0 { -1 } else { 0 })),
+        word("$FirstMove", "( -- m )", |vm| {
+            let r = vm.game.store.current();
+            vm.push(if r.is_empty() { 0 } else { r.start as i32 + 1 })
+        }),
+        word("$NextMove", "( m -- m' )", |vm| {
+            let m = vm.pop()?;
+            vm.push(vm.game.store.next_handle(m))
+        }),
+        word("$MoveString", "( m -- str )", |vm| {
+            let m = vm.pop()?;
+            let m = vm.move_index(m, "$MoveString")?;
+            let text = move_text(&vm.game, m);
+            let bytes = &text.as_bytes()[..text.len().min(MOVE_STRING_BYTES as usize - 1)];
+            let g = &mut vm.game;
+            let addr = g.move_string_cells + (g.move_string_next % MOVE_STRING_RING) * MOVE_STRING_BYTES;
+            g.move_string_next = g.move_string_next.wrapping_add(1);
+            let slot = vm.mem.slice_mut(addr as i32, bytes.len() as i32 + 1)?;
+            slot[0] = bytes.len() as u8;
+            slot[1..].copy_from_slice(bytes);
+            vm.push(addr as i32)
+        }),
+        word(".moveCFA", "( m -- xt )", |vm| {
+            let m = vm.pop()?;
+            let i = vm.move_index(m, ".moveCFA")?;
+            vm.push(MOVE_XT_BASE + i as i32)
+        }),
+        word(".moveType", "( m -- addr )", |vm| {
+            let m = vm.pop()?;
+            let i = vm.move_index(m, ".moveType")?;
+            let t = vm.game.store.moves[i].move_type;
+            let g = &mut vm.game;
+            let addr = g.move_type_cells + (g.move_type_next % MOVE_TYPE_RING) * 4;
+            g.move_type_next = g.move_type_next.wrapping_add(1);
+            vm.mem.store(addr as i32, t)?;
+            vm.push(addr as i32)
+        }),
+        word("$GenerateMoves", "( player opp? type -- )", |vm| {
+            let t = vm.pop()?;
+            let opp = vm.pop()? != 0;
+            let mut player = vm.pop()?;
+            if vm.game.player(player & PLAYER_MASK).is_none() {
+                return Err(game_error(format!("`$GenerateMoves`: {player} is not a player")));
+            }
+            let mut for_player = player;
+            if opp {
+                // The turn after the first turn of this player.
+                let turns = &vm.game.turns;
+                let from = if turns[vm.game.turn.index].player == player {
+                    vm.game.turn.index
+                } else {
+                    turns.iter().position(|t| t.player == player).unwrap_or(vm.game.turn.index)
+                };
+                let next = vm.game.turns[vm.next_turn_index(from)];
+                player = next.player;
+                for_player = next.for_player;
+            }
+            vm.refresh_events();
+            generate(vm, player, for_player, t, true)?;
+            vm.game.script_lists += 1;
+            Ok(())
+        }),
+        word("$DeallocateMoves", "( -- )", |vm| {
+            if vm.game.script_lists == 0 {
+                return Err(game_error("`$DeallocateMoves` without a matching `$GenerateMoves`"));
+            }
+            vm.game.script_lists -= 1;
+            vm.game.store.pop_list();
+            Ok(())
+        }),
+        word("$CloneBoard", "( -- )", |vm| vm.push_board()),
+        word("$DeallocateBoard", "( -- )", |vm| vm.pop_board()),
+        word("$Yield", "( -- )", |_| Ok(())),
+        word("searching?", "( -- ? )", |vm| vm.push(if vm.game.searching { -1 } else { 0 })),
+        word("BestMove!", "( str -- )", |vm| {
+            let text = vm.counted_arg()?;
+            vm.game.best_move = Some(text);
+            Ok(())
+        }),
+        word("CurrentMove!", "( str -- )", |vm| {
+            vm.counted_arg()?;
+            Ok(())
+        }),
+        word("Score!", "( n -- )", |vm| vm.pop().map(drop)),
+        word("Depth!", "( n -- )", |vm| vm.pop().map(drop)),
+        word("Nodes!", "( n -- )", |vm| vm.pop().map(drop)),
+        // ---- the turn order ----
+        word("turn-offset", "( -- n )", |vm| vm.push(vm.game.turn.index as i32)),
+        word("next-turn-offset", "( n -- n' )", |vm| {
+            let n = vm.pop()?;
+            let i = (n.max(0) as usize).min(vm.game.turns.len().saturating_sub(1));
+            vm.push(vm.next_turn_index(i) as i32)
+        }),
+        word("turn-offset-to-player", "( n -- player )", |vm| {
+            let n = vm.pop()?;
+            match vm.game.turns.get(n.max(0) as usize) {
+                Some(t) => vm.push(t.player),
+                None => Err(game_error(format!("`turn-offset-to-player`: {n} is not a turn offset"))),
+            }
+        }),
+        word("next-player", "( -- player )", |vm| {
+            let i = vm.next_turn_index(vm.game.turn.index);
+            vm.push(vm.game.turns.get(i).map_or(0, |t| t.player))
+        }),
+        word("turn-number", "( -- n )", |vm| vm.push(vm.game.turn.number)),
+    ];
+    for h in table {
+        vm.add_host(h);
+    }
+}
