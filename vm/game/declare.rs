@@ -93,13 +93,19 @@ impl Vm {
         Ok(())
     }
 
-    /// The value of a move type, defining it the first time it is seen.
+    /// The value of a move type, defining it the first time it is seen. A
+    /// name the script already made a CONSTANT keeps its value (move words
+    /// often use a type before the `{moves` block that declares it).
     fn move_type_value(&mut self, name: &str) -> VmResult<i32> {
-        if let Some(i) = self.game.move_types.iter().position(|n| n == name) {
-            return Ok(i as i32 + 1);
+        if let Some(&(_, v)) = self.game.move_types.iter().find(|(n, _)| n == name) {
+            return Ok(v);
         }
-        self.game.move_types.push(name.to_string());
-        let value = self.game.move_types.len() as i32;
+        if let Some(WordKind::Constant(v)) = self.dict.find(name.as_bytes()).map(|xt| self.dict.word(xt).kind) {
+            self.game.move_types.push((name.to_string(), v));
+            return Ok(v);
+        }
+        let value = self.game.move_types.iter().map(|&(_, v)| v).max().unwrap_or(0) + 1;
+        self.game.move_types.push((name.to_string(), value));
         self.define_constant(name, value);
         Ok(value)
     }

@@ -111,8 +111,8 @@ pub struct Game {
     /// Where the turn order loops back to after its last entry.
     pub repeat_from: usize,
     pub move_lists: Vec<MoveListDecl>,
-    /// Move type names, index = type - 1.
-    pub move_types: Vec<String>,
+    /// Move types: (name, value).
+    pub move_types: Vec<(String, i32)>,
     /// Highest priority first.
     pub priorities: Vec<i32>,
     pub pieces: Vec<PieceDecl>,
@@ -170,8 +170,8 @@ impl Game {
     }
 
     pub fn move_type_name(&self, t: i32) -> String {
-        match self.move_types.get((t - 1) as usize) {
-            Some(n) => n.clone(),
+        match self.move_types.iter().find(|&&(_, v)| v == t) {
+            Some((n, _)) => n.clone(),
             None => t.to_string(),
         }
     }

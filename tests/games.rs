@@ -1,0 +1,399 @@
+//! The game layer (AXIOM.md): perft of the bundled games against the
+//! published numbers (GAMES.md), and the rules of the move-generation
+//! model on small games written inline.
+
+use axforth::game::{moves::move_text, UNKNOWN_SCORE};
+use axforth::{Config, Vm, VmError};
+use pretty_assertions::assert_eq;
+use std::path::Path;
+
+fn config() -> Config {
+    Config { seed: Some(7), ..Config::default() }
+}
+
+fn load_file(path: &str) -> Vm {
+    let mut vm = Vm::new(config()).unwrap();
+    vm.capture_output();
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if let Err(e) = vm.run_file(&p) {
+        panic!("loading {path}:\n{e}");
+    }
+    vm.new_game().unwrap_or_else(|e| panic!("starting {path}:\n{e}"));
+    vm
+}
+
+fn try_load(src: &str) -> Result<Vm, VmError> {
+    let mut vm = Vm::new(config()).unwrap();
+    vm.capture_output();
+    vm.run_text("game", src.as_bytes())?;
+    vm.new_game()?;
+    Ok(vm)
+}
+
+fn load(src: &str) -> Vm {
+    try_load(src).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The legal moves of the player to move, as text.
+fn moves(vm: &mut Vm) -> Vec<String> {
+    vm.generate_turn().unwrap_or_else(|e| panic!("{e}"));
+    let texts = vm.move_texts();
+    vm.game.store.pop_list();
+    texts
+}
+
+/// Plays the move with this text.
+fn play(vm: &mut Vm, text: &str) {
+    vm.generate_turn().unwrap();
+    let m = vm.find_move(text).unwrap_or_else(|| panic!("`{text}` is not legal; legal: {:?}", vm.move_texts()));
+    vm.make_move(m).unwrap_or_else(|e| panic!("{e}"));
+    vm.game.store.pop_list();
+}
+
+fn cell(vm: &Vm, name: &str) -> i32 {
+    let pos = vm.game.board.position_named(name).unwrap();
+    vm.game.board.get(&vm.mem, pos).unwrap()
+}
+
+fn eval(vm: &mut Vm, src: &str) -> Vec<i32> {
+    let before = vm.stack().len();
+    vm.run_text("eval", src.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    let s = vm.stack()[before..].to_vec();
+    vm.set_depth(before as u32);
+    s
+}
+
+// ---- perft: published numbers ------------------------------------------------
+
+#[test]
+fn tictactoe_perft_1_to_9() {
+    let published = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
+    let mut vm = load_file("scripts/tictactoe/tictactoe.4th");
+    for (depth, want) in published.iter().enumerate() {
+        assert_eq!(vm.perft(depth as u32 + 1).unwrap(), *want, "tic-tac-toe perft {}", depth + 1);
+    }
+}
+
+#[test]
+fn othello_perft_1_to_6() {
+    let published = [4, 12, 56, 244, 1396, 8200];
+    let mut vm = load_file("scripts/othello/othello.4th");
+    for (depth, want) in published.iter().enumerate() {
+        assert_eq!(vm.perft(depth as u32 + 1).unwrap(), *want, "Othello perft {}", depth + 1);
+    }
+}
+
+#[test]
+fn othello_perft_from_a_position_equals_the_sum_of_divide() {
+    let mut vm = load_file("scripts/othello/othello.4th");
+    let parts = vm.perft_divide(4).unwrap();
+    assert_eq!(parts.len(), 4);
+    assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), 244);
+}
+
+#[test]
+fn random_games_play_to_the_end() {
+    for (file, plies) in [("scripts/tictactoe/random.4th", 9), ("scripts/othello/random.4th", 130)] {
+        let mut vm = load_file(file);
+        let mut n = 0;
+        loop {
+            vm.generate_turn().unwrap();
+            if vm.game_result().unwrap() != UNKNOWN_SCORE {
+                break;
+            }
+            let m = vm.choose_move(vm.engine_to_move()).unwrap();
+            vm.make_move(m).unwrap();
+            vm.game.store.pop_list();
+            n += 1;
+            assert!(n <= plies, "{file}: no end after {plies} plies");
+        }
+        assert!(n >= 5, "{file}: ended after {n} plies");
+    }
+}
+
+// ---- encodings and declarations -------------------------------------------------
+
+const GRID: &str = "
+{board 3 4 {grid} {position} pool {variable} score 3 {array} tally 5 {carray} flags board}
+{directions -1 0 {direction} n 1 0 {direction} s 0 1 {direction} e 0 -1 {direction} w
+  {link} jump a1 pool  {unlink} e b2 directions}
+{players {player} White {player} Black {neutral} Rocks players}
+: step-n ( -- ) n verify from here move add-move ;
+{moves man-moves {move} step-n moves}
+{pieces {piece} Man {moves} man-moves 3 {value} {piece} Rock pieces}
+{board-setup {setup} White Man a1 b1 {setup} Black Man d3 {setup} Rocks Rock c2 board-setup}
+";
+
+#[test]
+fn encodings_are_exact() {
+    let mut vm = load(GRID);
+    // Index = (R - row) * C + column; extra positions follow the grid.
+    assert_eq!(eval(&mut vm, "a3 d3 a1 d1 pool"), vec![0, 3, 8, 11, 12]);
+    assert_eq!(eval(&mut vm, "White Black Rocks player-count"), vec![2048, 4096, 3 * 2048 | 1024, 3]);
+    assert_eq!(eval(&mut vm, "Man Rock"), vec![1, 2]);
+    assert_eq!(eval(&mut vm, "a1 piece-at b1 player-at d3 piece-at c2 piece-at"), vec![2048 | 1, 2048, 4096 | 1, 3 * 2048 | 1024 | 2]);
+    assert_eq!(eval(&mut vm, "Black player-index d3 piece-at piece-index"), vec![1, 0]);
+    assert_eq!(eval(&mut vm, "#WinScore #LossScore #DrawScore #UnknownScore"), vec![2130000000, -2130000000, 0, -2140000000]);
+    assert_eq!(eval(&mut vm, "White material-balance Black material-balance"), vec![3, -3]);
+}
+
+#[test]
+fn flip_grid_puts_row_1_on_top() {
+    let mut vm = load("$flipGrid ON {board 2 2 {grid} board} {players {player} A players}");
+    assert_eq!(eval(&mut vm, "a1 b1 a2 b2"), vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn directions_links_and_unlinks() {
+    let mut vm = load(GRID);
+    // a2 n -> a3; a3 n -> off the board; {link}; {unlink} e b2.
+    assert_eq!(eval(&mut vm, "a2 to n here   n here"), vec![-1, 0, 0, 0]);
+    assert_eq!(eval(&mut vm, "a1 to jump here  b2 to e here  a2 to e here"), vec![-1, 12, 0, 5, -1, 5]);
+}
+
+#[test]
+fn board_variables_live_in_the_board_and_are_cloned() {
+    let mut vm = load(GRID);
+    assert_eq!(eval(&mut vm, "5 score !  $CloneBoard  9 score ! 7 2 tally ! 1 4 flags C!  score @"), vec![9]);
+    assert_eq!(eval(&mut vm, "$DeallocateBoard score @ 2 tally @ 4 flags C@"), vec![5, 0, 0]);
+    // A new game starts from the load-time values.
+    vm.new_game().unwrap();
+    assert_eq!(eval(&mut vm, "score @"), vec![0]);
+}
+
+#[test]
+fn unbalanced_deallocate_is_an_error_not_a_crash() {
+    let mut vm = load(GRID);
+    let e = vm.run_text("t", b"$DeallocateBoard").unwrap_err();
+    assert!(e.to_string().contains("without a matching `$CloneBoard`"), "{e}");
+    let e = vm.run_text("t", b"$DeallocateMoves").unwrap_err();
+    assert!(e.to_string().contains("without a matching `$GenerateMoves`"), "{e}");
+}
+
+// ---- move generation -------------------------------------------------------------
+
+#[test]
+fn moves_of_pieces_in_zillions_notation() {
+    let mut vm = load(GRID);
+    // White men on a1, b1 step north; Black's d3 cannot (top row).
+    assert_eq!(moves(&mut vm), vec!["a1 - a2", "b1 - b2"]);
+    play(&mut vm, "b1 - b2");
+    assert_eq!(cell(&vm, "b2"), 2048 | 1);
+    assert_eq!(cell(&vm, "b1"), 0);
+    assert_eq!(moves(&mut vm), Vec::<String>::new());
+}
+
+#[test]
+fn queries_see_the_board_as_it_was_and_edits_apply_in_order() {
+    let src = format!(
+        "{GRID}
+        : weird ( -- )
+            from capture-at            \\ record a capture of the mover
+            empty? verify              \\ still sees the piece: not empty, so...
+            add-move ;
+        : recreate ( -- )
+            from capture-at  Rock from create-piece-type-at
+            from empty-at? 0= verify   \\ the board is unchanged while generating
+            add-move ;
+        {{moves other {{move}} weird {{move}} recreate moves}}
+        {{pieces {{piece}} Man {{moves}} other pieces}}"
+    );
+    let mut vm = load(&src);
+    // `weird` fails verify; `recreate` yields one move per man.
+    let texts = moves(&mut vm);
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    vm.generate_turn().unwrap();
+    let m = vm.game.store.current().start;
+    vm.make_move(m).unwrap();
+    vm.game.store.pop_list();
+    // Capture then create on the same square leaves the new piece.
+    assert_eq!(cell(&vm, "a1"), 2048 | 2);
+}
+
+#[test]
+fn verify_leaves_any_nesting_and_keeps_added_moves() {
+    let src = format!(
+        "{GRID}
+        : deep ( n -- ) DUP 0= verify 1- RECURSE ;
+        : two ( -- ) from here move add-move  1 2 3  5 deep  from here move add-move ;
+        {{moves m2 {{move}} two moves}}
+        {{pieces {{piece}} Man {{moves}} m2 pieces}}"
+    );
+    let mut vm = load(&src);
+    let before = vm.stack().len();
+    assert_eq!(moves(&mut vm), vec!["a1 - a1", "b1 - b1"]);
+    assert_eq!(vm.stack().len(), before, "verify must not leave cells behind");
+}
+
+#[test]
+fn compiled_words_run_when_the_move_is_played() {
+    let src = format!(
+        "{GRID}
+        VARIABLE log
+        : note ( n -- ) log +! ;
+        : noting ( -- ) n verify from here move 40 COMPILE-LITERAL COMPILE note 2 COMPILE-LITERAL COMPILE note add-move ;
+        {{moves m3 {{move}} noting moves}}
+        {{pieces {{piece}} Man {{moves}} m3 pieces}}"
+    );
+    let mut vm = load(&src);
+    assert_eq!(eval(&mut vm, "log @"), vec![0]);
+    moves(&mut vm);
+    assert_eq!(eval(&mut vm, "log @"), vec![0], "generation must not run compiled words");
+    play(&mut vm, "a1 - a2");
+    assert_eq!(eval(&mut vm, "log @"), vec![42]);
+}
+
+const CHAIN: &str = "
+{board 1 5 {grid} board}
+{directions 0 1 {direction} e directions}
+{players {player} A {player} B players}
+\\ A move type used in a move word before {moves declares it: a CONSTANT.
+2 CONSTANT hopping
+: step ( -- ) e verify empty? verify from here move  hopping partial-move-type add-move ;
+: hop ( -- ) e verify empty? verify from here move add-move ;
+{moves steps {move} step {move-type} walk {move} hop {move-type} hopping moves}
+{pieces {piece} Man {moves} steps pieces}
+{board-setup {setup} A Man a1 {setup} B Man e1 board-setup}
+";
+
+#[test]
+fn partial_moves_keep_the_player_and_restrict_the_type() {
+    let mut vm = load(CHAIN);
+    assert_eq!(eval(&mut vm, "walk hopping"), vec![1, 2]);
+    assert_eq!(moves(&mut vm), vec!["a1 - b1", "a1 - b1"]);
+    vm.generate_turn().unwrap();
+    let step = vm.game.store.current().start; // the partial one
+    vm.make_move(step).unwrap();
+    vm.game.store.pop_list();
+    // Same player, only `hop` moves now.
+    assert_eq!(vm.player_to_move(), 2048);
+    assert_eq!(moves(&mut vm), vec!["b1 - c1"]);
+    play(&mut vm, "b1 - c1");
+    assert_eq!(vm.player_to_move(), 4096);
+}
+
+#[test]
+fn a_partial_chain_is_one_ply_in_perft() {
+    let mut vm = load(CHAIN);
+    // A: step+hop (b1, c1), hop (b1) -> after either, B has no move east.
+    // Ply 1 = {a1-b1 then b1-c1, a1-b1 (hop)} = 2 sequences.
+    assert_eq!(vm.perft(1).unwrap(), 2);
+}
+
+#[test]
+fn priorities_keep_only_the_best_class() {
+    let src = "
+    {board 1 4 {grid} board}
+    {directions 0 1 {direction} e 0 -1 {direction} w directions}
+    {players {player} A {player} B players}
+    : shift ( -- ) e verify empty? verify from here move add-move ;
+    : jump ( -- ) e verify enemy? verify e verify empty? verify from here move add-move ;
+    {moves men {move} shift {move-type} plain {move} jump {move-type} capture moves}
+    {move-priorities {move-priority} capture {move-priority} plain move-priorities}
+    {pieces {piece} Man {moves} men pieces}
+    {board-setup {setup} A Man a1 {setup} B Man b1 board-setup}";
+    let mut vm = load(src);
+    assert_eq!(moves(&mut vm), vec!["a1 - c1"]);
+}
+
+#[test]
+fn forced_pass_and_pass() {
+    let src = "
+    {board 1 3 {grid} board}
+    {directions 0 1 {direction} e directions}
+    {players {player} A {player} B players}
+    : shift ( -- ) e verify empty? verify from here move add-move ;
+    {moves men {move} shift moves}
+    {pieces {piece} Man {moves} men pieces}
+    {board-setup {setup} A Man a1 {setup} B Man c1 board-setup}";
+    let mut vm = load(src);
+    play(&mut vm, "a1 - b1");
+    assert_eq!(moves(&mut vm), Vec::<String>::new());
+    let mut vm = load(&format!("$passTurnForced ON {src}"));
+    play(&mut vm, "a1 - b1");
+    assert_eq!(moves(&mut vm), vec!["Pass"]);
+    play(&mut vm, "Pass");
+    assert_eq!(vm.player_to_move(), 2048);
+}
+
+#[test]
+fn turn_order_repeat_of_type_and_variants() {
+    let src = "
+    {board 1 3 {grid} board}
+    {players {player} A {player} B players}
+    : put ( -- ) empty? verify drop add-move ;
+    {moves puts {move} put {move-type} placing moves}
+    {pieces {piece} Stone {drops} puts pieces}
+    {turn-order {turn} A {repeat} {turn} B {turn} A {of-type} placing turn-order}";
+    let mut vm = load(src);
+    assert_eq!(eval(&mut vm, "turn-offset 0 next-turn-offset 1 next-turn-offset 2 next-turn-offset"), vec![0, 1, 2, 1]);
+    assert_eq!(eval(&mut vm, "2 turn-offset-to-player"), vec![2048]);
+    play(&mut vm, "Stone a1");
+    play(&mut vm, "Stone b1");
+    assert_eq!(vm.player_to_move(), 2048);
+    play(&mut vm, "Stone c1");
+    assert_eq!(vm.player_to_move(), 4096, "after the last entry the order goes back to {{repeat}}");
+    // A variant declares the players and the turn order again: latest wins.
+    let vm = load(&format!("{src} {{players {{player}} A {{first}} {{player}} B {{random}} players}} {{turn-order {{turn}} B {{turn}} A turn-order}}"));
+    assert_eq!(vm.player_to_move(), 4096);
+    assert_eq!(vm.game.players[0].engine, axforth::game::Engine::First);
+}
+
+#[test]
+fn engine_words_walk_and_apply_moves() {
+    let mut vm = load_file("scripts/othello/othello.4th");
+    vm.generate_turn().unwrap();
+    let first = vm.game.store.current().start;
+    let text = move_text(&vm.game, first);
+    // Walk the list, read the type, clone, apply through .moveCFA, restore.
+    let src = ": count-moves ( -- n ) 0 $FirstMove BEGIN ?DUP WHILE SWAP 1+ SWAP $NextMove REPEAT ;
+               count-moves $FirstMove .moveType @
+               $CloneBoard $FirstMove .moveCFA EXECUTE e6 piece-at $DeallocateBoard e6 piece-at";
+    assert_eq!(eval(&mut vm, src), vec![4, 1, 2048 | 1, 0]);
+    let s = eval(&mut vm, "$FirstMove $MoveString");
+    let bytes = vm.mem.counted(s[0]).unwrap().to_vec();
+    assert_eq!(String::from_utf8(bytes).unwrap(), text);
+    // Nested lists for the opponent.
+    assert_eq!(eval(&mut vm, "Black TRUE 0 $GenerateMoves move-count $DeallocateMoves move-count"), vec![4, 4]);
+}
+
+// ---- errors ------------------------------------------------------------------------
+
+#[test]
+fn an_error_in_a_move_word_names_piece_square_and_word() {
+    let src = format!(
+        "{GRID}
+        : broken ( -- ) 1 0 / DROP ;
+        {{moves bad {{move}} broken moves}}
+        {{pieces {{piece}} Man {{moves}} bad pieces}}"
+    );
+    let mut vm = load(&src);
+    let e = vm.generate_turn().unwrap_err();
+    let text = e.to_string();
+    assert_eq!(e.code(), "division-by-zero", "{text}");
+    assert!(text.contains("in `broken`"), "{text}");
+    assert!(text.contains("--> game:"), "{text}");
+    assert!(text.contains("move word `broken` for White's Man at a1"), "{text}");
+}
+
+#[test]
+fn declaration_errors_say_what_to_do() {
+    for (src, want) in [
+        ("{players {player} A players}", "no board"),
+        ("{board 2 2 {grid} board}", "no players"),
+        ("{board 2 2 {grid} board} {board", "declared twice"),
+        ("{directions", "needs the board first"),
+        ("{board 2 2 {grid} board} {pieces {piece} X {moves} nope", "no move list named `nope`"),
+        ("{board 2 2 {grid} board} {players {player} A players} {board-setup {setup} A 9 a1", "not a piece type"),
+        ("{board 2 2 {grid} board} {players {player} A players} : m 99 to ;", ""),
+    ] {
+        match try_load(src) {
+            Ok(_) if want.is_empty() => {}
+            Ok(_) => panic!("{src}: loaded, expected an error about {want}"),
+            Err(e) => assert!(!want.is_empty() && e.to_string().contains(want), "{src}: got\n{e}\nwanted {want}"),
+        }
+    }
+    let mut vm = load("{board 2 2 {grid} board} {players {player} A players}");
+    let e = vm.run_text("t", b"99 to").unwrap_err();
+    assert!(e.to_string().contains("no such position: 99"), "{e}");
+}
