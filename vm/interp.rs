@@ -11,6 +11,8 @@
 //! call frames to the error's trace, innermost first, then unwinds them.
 
 use crate::error::{ErrorKind, VmError, VmResult};
+use crate::game::generate::player_index;
+use crate::game::{NEUTRAL, PLAYER_MASK};
 use crate::ops::{Addr, Op};
 use crate::vm::{Frame, Vm, HOST_RETURN};
 
@@ -708,6 +710,69 @@ impl Vm {
                     let len = mem!(self.mem.cfetch(tos));
                     tos = tos.wrapping_add(1);
                     push!(len);
+                }
+
+                // ---- the game layer ----
+                Op::GStep(dir) => {
+                    let g = &mut *self.game;
+                    let dir = g.board.resolve(player_index(g.gen.player), dir);
+                    let to = g.board.link(dir, g.gen.here);
+                    if to >= 0 {
+                        g.gen.here = to;
+                    }
+                    push!(flag!(to >= 0));
+                }
+                Op::GHere => push!(self.game.gen.here),
+                Op::GFrom => push!(self.game.gen.from),
+                Op::GBack => self.game.gen.here = self.game.gen.from,
+                Op::GEmpty => {
+                    let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                    push!(flag!(c == 0));
+                }
+                Op::GNotEmpty => {
+                    let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                    push!(flag!(c != 0));
+                }
+                Op::GFriend | Op::GEnemy => {
+                    if self.game.events.friends.is_some() {
+                        // OnFriends? is script: run it through the VM.
+                        sync!();
+                        let result = crate::game::generate::friend_or_enemy(self, op == Op::GEnemy);
+                        reload!();
+                        if let Err(e) = result {
+                            return Err(self.error_at(ip - 1, e));
+                        }
+                    } else {
+                        let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                        let owner = c & PLAYER_MASK;
+                        let friend = owner == self.game.gen.for_player & PLAYER_MASK;
+                        let yes = if op == Op::GFriend { c != 0 && friend } else { c != 0 && !friend && c & NEUTRAL == 0 };
+                        push!(flag!(yes));
+                    }
+                }
+                Op::GEmptyAt => {
+                    need!(1);
+                    let c = mem!(self.game.board.cell(&self.mem, tos));
+                    tos = flag!(c == 0);
+                }
+                Op::GPieceAt => {
+                    need!(1);
+                    tos = mem!(self.game.board.cell(&self.mem, tos));
+                }
+                Op::GPlayerAt => {
+                    need!(1);
+                    tos = mem!(self.game.board.cell(&self.mem, tos)) & PLAYER_MASK;
+                }
+                Op::GVerify => {
+                    need!(1);
+                    let ok = pop!();
+                    if ok == 0 {
+                        if !self.game.gen.active {
+                            fail!(ErrorKind::Game("`verify` failed outside move generation (only move words may use it)".into()))
+                        }
+                        sync!();
+                        return Err(ErrorKind::Verify.into());
+                    }
                 }
 
                 // ---- superinstructions ----

@@ -133,6 +133,23 @@ pub enum Op {
     Move,
     Count,
 
+    // ---- the game layer's hot words (AXIOM.md §3), on the board in data
+    // space; the rest of the game vocabulary is native words ----
+    /// A direction word: ( -- ? ) step `here` along this direction.
+    GStep(u32),
+    GHere,
+    GFrom,
+    GBack,
+    GEmpty,
+    GNotEmpty,
+    GFriend,
+    GEnemy,
+    GEmptyAt,
+    GPieceAt,
+    GPlayerAt,
+    /// ( ? -- ) leave the move word when false.
+    GVerify,
+
     // ---- superinstructions (made by `fuse`, never named by scripts) ----
     /// `n +`
     LitAdd(i32),
@@ -316,6 +333,18 @@ prims! {
     "FILL" Fill "( addr n c -- )";
     "MOVE" Move "( from to n -- )";
     "COUNT" Count "( str -- addr len )";
+    // Axiom (lower case, unlike the Forth words of the same spelling)
+    "here" GHere "( -- pos )";
+    "from" GFrom "( -- pos )";
+    "back" GBack "( -- )";
+    "empty?" GEmpty "( -- ? )";
+    "not-empty?" GNotEmpty "( -- ? )";
+    "friend?" GFriend "( -- ? )";
+    "enemy?" GEnemy "( -- ? )";
+    "empty-at?" GEmptyAt "( pos -- ? )";
+    "piece-at" GPieceAt "( pos -- piece )";
+    "player-at" GPlayerAt "( pos -- player )";
+    "verify" GVerify "( ? -- )";
 }
 
 impl Op {
@@ -326,7 +355,8 @@ impl Op {
         match self {
             Lit(_) | Call(_) | Exit | Jump(_) | Deferred(_) | DoesSet(_) | CompileXt(_)
             | DotQuote(_) | Leave(_) | Unloop | I | J | K | RFrom | RFetch | Depth | Here
-            | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) => 0,
+            | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) | GStep(_) | GHere | GFrom | GBack | GEmpty
+            | GNotEmpty | GFriend | GEnemy => 0,
             FetchOff(_) | CFetchOff(_) | JumpIfNonZero(_) | JumpUnlessLitEq(..) | JumpUnlessLitNe(..)
             | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..) => 1,
             StoreOff(_) | CStoreOff(_) | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_)
@@ -336,7 +366,7 @@ impl Op {
             | Mul2 | Div2 | Abs | Negate | ZeroEq | ZeroNe | ZeroLt | ZeroGt | Invert | Fetch
             | CFetch | IncMem | DecMem | On | Off | Allot | Comma | CComma | Cells | Count
             | LitAdd(_) | LitMul(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_) | StoreAt(_)
-            | IAdd | Pick | Roll => 1,
+            | IAdd | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GVerify => 1,
             Do | QDo(_) | Swap | Over | Nip | Tuck | TwoDup | TwoDrop | Add | Sub | Mul | Div
             | Mod | DivMod | Min | Max | Eq | Ne | Lt | Gt | Le | Ge | ULt | And | Or | Xor
             | LShift | RShift | Store | CStore | PlusStore | FetchAdd | CellsAdd | OverAdd => 2,

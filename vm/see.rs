@@ -81,6 +81,7 @@ fn show(vm: &Vm, op: Op, start: u32) -> String {
         Op::CompileXt(xt) => format!("COMPILE {}", vm.dict.word(xt).display_name()),
         Op::DotQuote(a) => format!(".\" {}\"", String::from_utf8_lossy(vm.mem.counted(a as i32).unwrap_or(b"?"))),
         Op::AbortQuote(a) => format!("ABORT\" {}\"", String::from_utf8_lossy(vm.mem.counted(a as i32).unwrap_or(b"?"))),
+        Op::GStep(d) => vm.game.board.directions.get(d as usize).cloned().unwrap_or_else(|| format!("<direction {d}>")),
         Op::IndexCells(base) => format!("{base} SWAP CELLS +"),
         Op::QDo(t) => format!("?DO (exit -> {})", rel(t)),
         Op::Loop(t) => format!("LOOP -> {}", rel(t)),

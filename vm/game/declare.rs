@@ -79,8 +79,7 @@ impl Vm {
     }
 
     fn define_direction(&mut self, name: &str, dir: u32) {
-        let step = self.host_id("(step)");
-        let xt = self.add_thunk_word(name.as_bytes(), WordKind::Colon, &[Op::Lit(dir as i32), Op::Host(step), Op::Exit]);
+        let xt = self.add_thunk_word(name.as_bytes(), WordKind::Colon, &[Op::GStep(dir), Op::Exit]);
         self.dict.word_mut(xt).inline = true;
     }
 

@@ -291,12 +291,6 @@ fn game_error(msg: impl Into<String>) -> VmError {
 pub fn register(vm: &mut Vm) {
     let table = [
         // ---- where we are ----
-        word("from", "( -- pos )", |vm| vm.push(vm.game.gen.from)),
-        word("here", "( -- pos )", |vm| vm.push(here(vm))),
-        word("back", "( -- )", |vm| {
-            vm.game.gen.here = vm.game.gen.from;
-            Ok(())
-        }),
         word("to", "( pos -- )", |vm| {
             let pos = vm.checked_pos()?;
             vm.game.gen.here = pos;
@@ -307,38 +301,12 @@ pub fn register(vm: &mut Vm) {
             vm.game.gen.from = pos;
             Ok(())
         }),
-        word("(step)", "( dir -- ? )", |vm| {
-            let dir = vm.pop()? as u32;
-            let g = &vm.game;
-            let dir = g.board.resolve(player_index(g.gen.player), dir);
-            let to = g.board.link(dir, g.gen.here);
-            if to >= 0 {
-                vm.game.gen.here = to;
-            }
-            vm.push(flag(to >= 0))
-        }),
         word("on-board?", "( pos -- ? )", |vm| {
             let pos = vm.pop()?;
             let ok = vm.game.board.valid(pos);
             vm.push(flag(ok))
         }),
         // ---- queries at `here` ----
-        word("empty?", "( -- ? )", |vm| {
-            let c = vm.content(here(vm))?;
-            vm.push(flag(c == 0))
-        }),
-        word("not-empty?", "( -- ? )", |vm| {
-            let c = vm.content(here(vm))?;
-            vm.push(flag(c != 0))
-        }),
-        word("friend?", "( -- ? )", |vm| {
-            let f = vm.is_friend_at(here(vm), vm.game.gen.for_player)?;
-            vm.push(flag(f))
-        }),
-        word("enemy?", "( -- ? )", |vm| {
-            let e = vm.is_enemy_at(here(vm), vm.game.gen.for_player)?;
-            vm.push(flag(e))
-        }),
         word("neutral-piece?", "( -- ? )", |vm| {
             let c = vm.content(here(vm))?;
             vm.push(flag(c != 0 && c & NEUTRAL != 0))
@@ -361,11 +329,6 @@ pub fn register(vm: &mut Vm) {
             vm.push(flag(c & PIECE_TYPE_MASK != t))
         }),
         // ---- queries at a position ----
-        word("empty-at?", "( pos -- ? )", |vm| {
-            let pos = vm.pop()?;
-            let c = vm.content(pos)?;
-            vm.push(flag(c == 0))
-        }),
         word("not-empty-at?", "( pos -- ? )", |vm| {
             let pos = vm.pop()?;
             let c = vm.content(pos)?;
@@ -386,20 +349,10 @@ pub fn register(vm: &mut Vm) {
             let c = vm.content(pos)?;
             vm.push(flag(c != 0 && c & NEUTRAL != 0))
         }),
-        word("piece-at", "( pos -- piece )", |vm| {
-            let pos = vm.pop()?;
-            let c = vm.content(pos)?;
-            vm.push(c)
-        }),
         word("piece-type-at", "( pos -- type )", |vm| {
             let pos = vm.pop()?;
             let c = vm.content(pos)?;
             vm.push(c & PIECE_TYPE_MASK)
-        }),
-        word("player-at", "( pos -- player )", |vm| {
-            let pos = vm.pop()?;
-            let c = vm.content(pos)?;
-            vm.push(c & PLAYER_MASK)
         }),
         word("not-piece-type-at?", "( pos type -- ? )", |vm| {
             let t = vm.pop()?;
@@ -518,16 +471,6 @@ pub fn register(vm: &mut Vm) {
             vm.edit(Action::ChangeOwner { pos, player: p })
         }),
         // ---- building the move list ----
-        word("verify", "( ? -- )", |vm| {
-            if vm.pop()? != 0 {
-                return Ok(());
-            }
-            if vm.game.gen.active {
-                Err(ErrorKind::Verify.into())
-            } else {
-                Err(game_error("`verify` failed outside move generation (only move words may use it)"))
-            }
-        }),
         word("add-move", "( -- )", |vm| {
             if !vm.game.gen.active {
                 return Err(game_error("`add-move` outside move generation (only move words may use it)"));
@@ -562,6 +505,13 @@ pub fn register(vm: &mut Vm) {
     for h in table {
         vm.add_host(h);
     }
+}
+
+/// `friend?` / `enemy?` when the game defines `OnFriends?`.
+pub fn friend_or_enemy(vm: &mut Vm, enemy: bool) -> VmResult<()> {
+    let (here, player) = (vm.game.gen.here, vm.game.gen.for_player);
+    let yes = if enemy { vm.is_enemy_at(here, player)? } else { vm.is_friend_at(here, player)? };
+    vm.push(flag(yes))
 }
 
 pub fn piece_value(game: &Game, piece: i32) -> i32 {
