@@ -109,6 +109,18 @@ enum Command {
         #[command(flatten)]
         after: After,
     },
+    /// Othello perft: the ForthScript game against a native Rust mailbox reference
+    Bench {
+        /// The Othello script to measure
+        #[arg(long, default_value = "scripts/othello/othello.4th")]
+        game: PathBuf,
+        /// Perft depth
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Runs; the best time counts
+        #[arg(long, default_value_t = 3)]
+        runs: u32,
+    },
 }
 
 /// Moves to play first, from the start position.
@@ -154,6 +166,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Perft { game, depth, divide, after } => {
             game_cli::perft(config, &game, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
+        Command::Bench { game, depth, runs } => game_cli::bench(config, &game, depth, runs).map(|_| ExitCode::SUCCESS),
         Command::Play { game, human, watch, max_plies, after } => {
             game_cli::play(config, &game, human.as_deref(), watch, max_plies, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
