@@ -39,8 +39,12 @@
 	2DROP 0 ;			\ ran off the board: nothing flanked
 
 \ flip-line ( total xt -- total' )  record the flips in direction xt and
-\ add their number to total
+\ add their number to total.  Most directions end at once: the square
+\ next to `from` is off the board or not an enemy disc.  Look at that
+\ square first, and walk the whole run only when it can flank.
 : flip-line ( total xt -- total' )
+	back  DUP EXECUTE 0= IF DROP EXIT THEN	\ `from` is on the edge
+	enemy? 0= IF DROP EXIT THEN		\ no enemy disc next to `from`
 	DUP flanked			( total xt n )
 	DUP IF
 		back
