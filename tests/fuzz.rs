@@ -220,3 +220,76 @@ fn reset_after_error_then_reuse() {
         assert_eq!(String::from_utf8_lossy(&vm.take_output()), "3 ");
     }
 }
+
+/// A small game for the game-layer properties: a grid, an extra
+/// position, directions, two players and a neutral one.
+const GAME: &str = "{board 3 3 {grid} {position} pool {variable} tally board}
+{directions -1 0 {direction} n 1 0 {direction} s 0 1 {direction} e 0 -1 {direction} w {link} e c1 pool directions}
+{players {player} A {player} B {neutral} N players}
+{board-setup board-setup}
+";
+
+/// The game vocabulary move words use, and names of the game above.
+const GAME_WORDS: &[&str] = &[
+    "from", "here", "back", "to", "home", "empty?", "not-empty?", "friend?", "enemy?", "verify", "add-move", "move",
+    "capture", "capture-at", "drop", "create", "create-at", "drop-piece", "change-type", "change-owner-at", "partial",
+    "partial-move-type", "Pass", "n", "s", "e", "w", "a1", "b2", "c3", "pool", "Man", "A", "B", "N", "piece-at",
+    "player-at", "empty-at?", "COMPILE", "COMPILE-LITERAL", "$CloneBoard", "$DeallocateBoard", "$GenerateMoves",
+    "$DeallocateMoves", "$FirstMove", "$NextMove", ".moveCFA", ".moveType", "$MoveString", "EXECUTE", "move-count",
+    "current-player", "tally", "turn-offset", "next-turn-offset", "material-balance", "IF", "THEN", "BEGIN", "UNTIL",
+    "DUP", "DROP", "SWAP", "0=", "TRUE", "FALSE",
+];
+
+fn move_word_body() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        6 => select(GAME_WORDS).prop_map(str::to_string),
+        2 => (-3i32..12).prop_map(|n| n.to_string()),
+        1 => select(vocabulary().to_vec()),
+    ];
+    proptest::collection::vec(word, 0..24).prop_map(|w| w.join(" "))
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    /// Random move words (and drop words) in a real game: loading,
+    /// generating, perft and playing end in Ok or a clean error.
+    #[test]
+    fn random_move_words_never_panic(body in move_word_body(), drops in any::<bool>(), setup in 0usize..4) {
+        let mut vm = new_vm();
+        let placements = ["", "{setup} A Man a1", "{setup} A Man a1 {setup} B Man c3", "{setup} A Man b2 {setup} N Man pool"][setup];
+        let lists = if drops { "{drops} zzlist" } else { "{moves} zzlist" };
+        let text = format!(
+            "{GAME}\n: zzmove {body} ;\n{{moves zzlist {{move}} zzmove moves}}\n{{pieces {{piece}} Man {lists} pieces}}\n{{board-setup {placements} board-setup}}"
+        );
+        if vm.run_text("fuzz", text.as_bytes()).is_err() || vm.new_game().is_err() {
+            return Ok(());
+        }
+        vm.refill_steps();
+        let _ = vm.perft(2);
+        vm.reset_after_error();
+        vm.refill_steps();
+        if vm.new_game().is_ok() && vm.generate_turn().is_ok() {
+            let range = vm.game.store.current();
+            if !range.is_empty() {
+                let _ = vm.make_move(range.start);
+            }
+        }
+        vm.take_output();
+    }
+}
+
+#[test]
+fn a_move_that_plays_itself_is_an_error() {
+    let mut vm = new_vm();
+    let text = format!(
+        "{GAME}\n: again ( -- ) $FirstMove .moveCFA EXECUTE ;\n: zzmove ( -- ) from here move COMPILE again add-move ;\n\
+         {{moves zzlist {{move}} zzmove moves}}\n{{pieces {{piece}} Man {{drops}} zzlist pieces}}"
+    );
+    vm.run_text("fuzz", text.as_bytes()).unwrap();
+    vm.new_game().unwrap();
+    vm.generate_turn().unwrap();
+    let first = vm.game.store.current().start;
+    let e = vm.make_move(first).unwrap_err();
+    assert!(e.to_string().contains("nested deeper than"), "{e}");
+}

@@ -281,6 +281,26 @@ fn a_partial_chain_is_one_ply_in_perft() {
 }
 
 #[test]
+fn a_partial_move_with_no_continuation_ends_the_turn() {
+    // Every step says partial, restricted to a type no move has: the
+    // chain ends at once, the turn passes, and perft counts plies as usual.
+    let src = CHAIN.replace("hopping partial-move-type add-move", "99 partial-move-type add-move");
+    let mut vm = load(&src);
+    assert_eq!(vm.perft(1).unwrap(), 2);
+    assert_eq!(vm.perft(2).unwrap(), 0, "B then has no move east of e1: stalemate, the game is over");
+    play(&mut vm, "a1 - b1");
+    assert_eq!(vm.player_to_move(), 4096);
+}
+
+#[test]
+fn an_endless_partial_chain_is_an_error() {
+    let src = CHAIN.replace(": hop ( -- ) e verify empty? verify from here move add-move ;", ": hop ( -- ) from here move partial add-move ;");
+    let mut vm = load(&src);
+    let e = vm.perft(2).unwrap_err();
+    assert!(e.to_string().contains("partial moves in one turn"), "{e}");
+}
+
+#[test]
 fn priorities_keep_only_the_best_class() {
     let src = "
     {board 1 4 {grid} board}

@@ -16,6 +16,9 @@ use crate::game::{NEUTRAL, PLAYER_MASK};
 use crate::ops::{Addr, Op};
 use crate::vm::{Frame, Vm, HOST_RETURN};
 
+/// How deeply `run` may nest inside native words.
+pub const MAX_RUN_NESTING: u32 = 128;
+
 impl Vm {
     /// Executes the word with this execution token.
     pub fn execute(&mut self, xt: u32) -> VmResult<()> {
@@ -38,6 +41,23 @@ impl Vm {
         if base >= self.config.return_depth {
             return Err(ErrorKind::ReturnStackOverflow { limit: self.config.return_depth }.into());
         }
+        // Native words that run script (events, moves applied through
+        // `.moveCFA EXECUTE`, generation inside a move word) nest Rust
+        // calls: bound them so a runaway script cannot exhaust the native
+        // stack.
+        if self.run_nesting >= MAX_RUN_NESTING {
+            return Err(ErrorKind::Game(format!(
+                "script called from native words nested deeper than {MAX_RUN_NESTING} (a move that plays itself, or generates moves inside a move word, without end?)"
+            ))
+            .into());
+        }
+        self.run_nesting += 1;
+        let result = self.run_frame(entry, base, rdepth);
+        self.run_nesting -= 1;
+        result
+    }
+
+    fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32) -> VmResult<()> {
         self.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
         let result = self.dispatch(entry);

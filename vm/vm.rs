@@ -148,6 +148,8 @@ pub struct Vm {
     /// Number of live frames.
     pub(crate) fp: u32,
     pub(crate) steps_left: u64,
+    /// `run` calls in progress (native words may call back into script).
+    pub(crate) run_nesting: u32,
 
     pub code: Code,
     pub dict: Dictionary,
@@ -195,6 +197,7 @@ impl Vm {
             frames: vec![Frame { ret: 0, rdepth: 0 }; STACK_CELLS].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!()),
             fp: 0,
             steps_left: config.max_steps.unwrap_or(u64::MAX),
+            run_nesting: 0,
             code: Code::default(),
             dict: Dictionary::default(),
             mem: Memory::new(config.data_space),

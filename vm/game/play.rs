@@ -23,11 +23,17 @@ pub struct TurnState {
     /// Within a chain of partial moves: the move type the next step is
     /// restricted to (0: any); `NOT_PARTIAL` otherwise.
     pub partial: i32,
+    /// Partial moves played in this turn so far.
+    pub chain: u32,
 }
+
+/// A turn of more partial moves than this is a script bug (a move that
+/// marks itself partial whatever happens), reported instead of looping.
+pub const MAX_CHAIN: u32 = 128;
 
 impl Default for TurnState {
     fn default() -> TurnState {
-        TurnState { index: 0, number: 1, partial: NOT_PARTIAL }
+        TurnState { index: 0, number: 1, partial: NOT_PARTIAL, chain: 0 }
     }
 }
 
@@ -192,6 +198,13 @@ impl Vm {
         let rec = self.game.store.moves[m];
         if rec.is_partial() {
             self.game.turn.partial = rec.partial;
+            self.game.turn.chain += 1;
+            if self.game.turn.chain > MAX_CHAIN {
+                return Err(ErrorKind::Game(format!(
+                    "more than {MAX_CHAIN} partial moves in one turn: does every step say `partial`, even when nothing can follow?"
+                ))
+                .into());
+            }
             Ok(())
         } else {
             self.game.turn.partial = NOT_PARTIAL;
@@ -200,6 +213,7 @@ impl Vm {
     }
 
     fn advance_turn(&mut self) -> VmResult<()> {
+        self.game.turn.chain = 0;
         self.game.turn.index = self.next_turn_index(self.game.turn.index);
         self.game.turn.number += 1;
         self.enter_turn();
@@ -290,8 +304,13 @@ impl Vm {
                 }
                 n
             } else {
-                // The chain had no continuation and the turn moved on.
-                self.perft_moves(depth - 1)?
+                // The chain had no continuation and the turn moved on: the
+                // ply is complete.
+                if depth == 1 {
+                    1
+                } else {
+                    self.perft_moves(depth - 1)?
+                }
             };
             self.game.store.pop_list();
             n
