@@ -289,6 +289,8 @@ fn a_partial_move_with_no_continuation_ends_the_turn() {
     assert_eq!(vm.perft(1).unwrap(), 2);
     assert_eq!(vm.perft(2).unwrap(), 0, "B then has no move east of e1: stalemate, the game is over");
     play(&mut vm, "a1 - b1");
+    // The next generation finds nothing to continue with: B is to move.
+    assert_eq!(moves(&mut vm), Vec::<String>::new());
     assert_eq!(vm.player_to_move(), 4096);
 }
 
