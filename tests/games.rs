@@ -162,6 +162,17 @@ fn board_variables_live_in_the_board_and_are_cloned() {
 }
 
 #[test]
+fn the_game_remembers_positions_until_repetition_reset() {
+    let mut vm = load(GRID);
+    assert_eq!(eval(&mut vm, "repetition-count"), vec![0]);
+    vm.remember_position();
+    vm.remember_position();
+    assert_eq!(eval(&mut vm, "repetition-count"), vec![2]);
+    assert_eq!(eval(&mut vm, "1 score ! repetition-count 0 score !"), vec![0], "board variables are part of the position");
+    assert_eq!(eval(&mut vm, "repetition-reset repetition-count"), vec![0]);
+}
+
+#[test]
 fn unbalanced_deallocate_is_an_error_not_a_crash() {
     let mut vm = load(GRID);
     let e = vm.run_text("t", b"$DeallocateBoard").unwrap_err();

@@ -15,7 +15,13 @@ pub fn start(config: Config, game: &Path, after: Option<&str>) -> Result<Vm> {
     let loaded = vm.run_file(game);
     vm.flush_output();
     loaded?;
+    if vm.directive("$gameLog") {
+        let path = game.with_extension("log");
+        let file = std::fs::File::create(&path).map_err(|e| anyhow!("$gameLog: cannot write {}: {e}", path.display()))?;
+        vm.out.log = Some(file);
+    }
     vm.new_game()?;
+    vm.remember_position();
     for text in after.unwrap_or("").split(';').map(str::trim).filter(|t| !t.is_empty()) {
         vm.generate_turn()?;
         if vm.game_result()? != UNKNOWN_SCORE {
@@ -27,6 +33,7 @@ pub fn start(config: Config, game: &Path, after: Option<&str>) -> Result<Vm> {
         };
         vm.make_move(m)?;
         vm.game.store.pop_list();
+        vm.remember_position();
     }
     vm.flush_output();
     Ok(vm)
@@ -161,6 +168,7 @@ pub fn play(config: Config, game: &Path, human: Option<&str>, watch: bool, max_p
         };
         vm.make_move(m)?;
         vm.game.store.pop_list();
+        vm.remember_position();
     }
     vm.flush_output();
     println!("stopped after {max_plies} plies");

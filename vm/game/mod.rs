@@ -144,6 +144,9 @@ pub struct Game {
     pub script_lists: u32,
     /// The `{piece}` the items of a `{pieces` block apply to.
     pub decl_piece: usize,
+    /// Keys of the positions the game has passed through since the last
+    /// `repetition-reset` (the game loop records them, searches do not).
+    pub history: Vec<u64>,
     /// A script engine is choosing a move.
     pub searching: bool,
     /// The move a script engine reported with `BestMove!`.

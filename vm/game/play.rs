@@ -113,6 +113,7 @@ impl Vm {
             self.game.board.set(&mut self.mem, pos, piece | player)?;
         }
         self.enter_turn();
+        self.game.history.clear();
         let xt = self.game.events.new_game;
         self.run_event(xt, "OnNewGame")
     }
@@ -186,6 +187,27 @@ impl Vm {
             }
         }
         Ok(())
+    }
+
+    /// A key of the whole position: the board region (cells and board
+    /// variables) and the player to move.
+    pub fn position_key(&self) -> u64 {
+        let (region, len) = (self.game.board.region as i32, self.game.board.region_len as i32);
+        let bytes = self.mem.slice(region, len).unwrap_or(&[]);
+        let mut h = mix(self.player_to_move() as u64);
+        for (i, chunk) in bytes.chunks(8).enumerate() {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            h ^= mix(u64::from_le_bytes(word) ^ mix(i as u64 + 1));
+        }
+        h
+    }
+
+    /// Records the position reached in the game being played (the game
+    /// loop calls this after each move; searches do not).
+    pub fn remember_position(&mut self) {
+        let key = self.position_key();
+        self.game.history.push(key);
     }
 
     /// Plays move m of the current list: apply it, `OnMakeAMove`, and move
@@ -356,10 +378,23 @@ impl Vm {
         }
     }
 
-    /// The move of the current list with this text.
+    /// The move of the current list with this text; failing that, the one
+    /// move whose text ends with it (`b2` for `Mark b2`).
     pub fn find_move(&self, text: &str) -> Option<usize> {
         let want = normalize(text);
-        self.game.store.current().find(|&m| normalize(&move_text(&self.game, m)) == want)
+        if want.is_empty() {
+            return None;
+        }
+        let texts: Vec<(usize, String)> = self.game.store.current().map(|m| (m, normalize(&move_text(&self.game, m)))).collect();
+        if let Some(&(m, _)) = texts.iter().find(|(_, t)| *t == want) {
+            return Some(m);
+        }
+        let suffix = format!(" {want}");
+        let mut ends = texts.iter().filter(|(_, t)| t.ends_with(&suffix));
+        match (ends.next(), ends.next()) {
+            (Some(&(m, _)), None) => Some(m),
+            _ => None,
+        }
     }
 
     /// The texts of the current list.
@@ -390,6 +425,13 @@ impl Vm {
             }
         }
     }
+}
+
+/// splitmix64's finalizer: spreads every input bit over the key.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 /// Compares move texts loosely: case and spacing do not matter.
@@ -573,6 +615,16 @@ pub fn register(vm: &mut Vm) {
             vm.push(vm.game.turns.get(i).map_or(0, |t| t.player))
         }),
         word("turn-number", "( -- n )", |vm| vm.push(vm.game.turn.number)),
+        // ---- the positions of the game so far ----
+        word("repetition-reset", "( -- )", |vm| {
+            vm.game.history.clear();
+            Ok(())
+        }),
+        word("repetition-count", "( -- n )", |vm| {
+            let key = vm.position_key();
+            let n = vm.game.history.iter().filter(|&&k| k == key).count();
+            vm.push(n as i32)
+        }),
     ];
     for h in table {
         vm.add_host(h);

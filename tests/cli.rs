@@ -1,0 +1,136 @@
+//! The game verbs of the `axforth` binary: show, moves, perft, play, bench;
+//! exit codes and diagnostics as users see them.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn axforth_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_axforth"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running axforth");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("writing stdin");
+    child.wait_with_output().expect("axforth output")
+}
+
+fn axforth(args: &[&str]) -> Output {
+    axforth_with_input(args, "")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const OTHELLO: &str = "scripts/othello/othello.4th";
+const TICTACTOE: &str = "scripts/tictactoe/tictactoe.4th";
+
+#[test]
+fn moves_lists_the_legal_moves() {
+    let o = axforth(&["moves", OTHELLO]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("Black to move (4 moves):\n"), "{out}");
+    for m in ["Disc d3", "Disc c4", "Disc f5", "Disc e6"] {
+        assert!(out.lines().any(|l| l == m), "{m} missing from\n{out}");
+    }
+}
+
+#[test]
+fn moves_after_a_sequence() {
+    let o = axforth(&["moves", OTHELLO, "--after", "Disc d3; disc C3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("Black to move"), "{}", stdout(&o));
+}
+
+#[test]
+fn an_illegal_move_in_after_is_an_error_listing_the_legal_ones() {
+    let o = axforth(&["moves", OTHELLO, "--after", "Disc a1"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("`Disc a1` is not a legal move for Black"), "{err}");
+    assert!(err.contains("Disc d3"), "{err}");
+}
+
+#[test]
+fn show_draws_the_grid() {
+    let o = axforth(&["show", OTHELLO, "--after", "Disc d3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Row 3 has Black's new disc on d; row 4 now has two black discs.
+    assert!(out.contains("3  . . . D . . . .\n"), "{out}");
+    assert!(out.contains("4  . . . D D . . .\n"), "{out}");
+    assert!(out.contains("   a b c d e f g h\n"), "{out}");
+    assert!(out.contains("White to move, turn 2"), "{out}");
+}
+
+#[test]
+fn perft_prints_the_count() {
+    let o = axforth(&["perft", TICTACTOE, "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("perft 4: 3024 ("), "{}", stdout(&o));
+    let o = axforth(&["perft", OTHELLO, "3", "--divide"]);
+    let out = stdout(&o);
+    assert_eq!(out.lines().filter(|l| l.starts_with("Disc ")).count(), 4, "{out}");
+    assert!(out.contains("perft 3: 56 ("), "{out}");
+}
+
+#[test]
+fn play_watch_runs_a_random_game_to_its_end() {
+    let o = axforth(&["play", "scripts/othello/random.4th", "--watch", "--seed", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Black (random): Disc "), "{out}");
+    assert!(out.trim_end().lines().last().unwrap_or("").starts_with("game over: "), "{out}");
+    // Reproducible under --seed.
+    let again = axforth(&["play", "scripts/othello/random.4th", "--watch", "--seed", "3"]);
+    assert_eq!(stdout(&again), out);
+}
+
+#[test]
+fn play_takes_the_humans_moves_from_the_terminal() {
+    // X is human; O uses the default search engine.
+    let o = axforth_with_input(&["play", TICTACTOE, "--human", "X"], "b2\nnonsense\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("X to move, turn 1: Mark a3"), "{out}");
+    assert!(out.contains("O (search): Mark "), "{out}");
+    assert!(out.contains("`nonsense` is not a legal move"), "{out}");
+}
+
+#[test]
+fn an_error_in_a_move_word_names_the_place_and_the_move_word() {
+    let dir = std::env::temp_dir().join(format!("axforth-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("broken.4th");
+    std::fs::write(
+        &game,
+        "{board 2 2 {grid} board}\n{players {player} A {player} B players}\n\
+         : bad-drop ( -- )\n  empty? verify\n  0 0 / drop add-move ;\n\
+         {moves drops {move} bad-drop moves}\n{pieces {piece} Stone {drops} drops pieces}\n",
+    )
+    .unwrap();
+    let o = axforth(&["moves", game.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.starts_with("error: division by zero in `bad-drop`"), "{err}");
+    assert!(err.contains("broken.4th:5:7"), "{err}");
+    assert!(err.contains("in drop word `bad-drop` for A's Stone at a2 (generating the moves of A)"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_game_verb_has_help() {
+    for verb in ["show", "moves", "perft", "play", "bench"] {
+        let o = axforth(&[verb, "--help"]);
+        assert!(o.status.success(), "{verb} --help failed");
+        assert!(stdout(&o).contains("Usage: axforth"), "{verb}: {}", stdout(&o));
+    }
+}
