@@ -410,6 +410,16 @@ fn an_error_in_a_move_word_names_piece_square_and_word() {
 }
 
 #[test]
+fn events_must_leave_the_move_lists_and_boards_balanced() {
+    let mut vm = load(&format!("{GRID} : OnIsGameOver ( -- score ) White FALSE 0 $GenerateMoves #UnknownScore ;"));
+    let e = vm.perft(1).unwrap_err();
+    assert!(e.to_string().contains("`OnIsGameOver` left 1 move list(s)"), "{e}");
+    let mut vm = load(&format!("{GRID} : OnIsGameOver ( -- score ) $CloneBoard #UnknownScore ;"));
+    let e = vm.perft(1).unwrap_err();
+    assert!(e.to_string().contains("`OnIsGameOver` left 1 board(s)"), "{e}");
+}
+
+#[test]
 fn declaration_errors_say_what_to_do() {
     for (src, want) in [
         ("{players {player} A players}", "no board"),

@@ -165,7 +165,9 @@ impl Vm {
         match self.game.events.is_game_over {
             Some(xt) => {
                 let depth = self.depth();
+                let mark = self.stack_marks();
                 self.run_event(Some(xt), "OnIsGameOver")?;
+                self.check_balanced(mark, "OnIsGameOver")?;
                 if self.depth() != depth + 1 {
                     return Err(ErrorKind::Game("`OnIsGameOver` must leave exactly one score ( -- score )".into()).into());
                 }
@@ -241,6 +243,31 @@ impl Vm {
         self.enter_turn();
         let xt = self.game.events.next_turn;
         self.run_event(xt, "OnNextTurn")
+    }
+
+    /// (move lists, board clones) now, to check a script word left them
+    /// as it found them.
+    fn stack_marks(&self) -> (usize, u32) {
+        (self.game.store.lists.len(), self.game.snapshot_count)
+    }
+
+    fn check_balanced(&mut self, (lists, boards): (usize, u32), word: &str) -> VmResult<()> {
+        let (now_lists, now_boards) = self.stack_marks();
+        if now_lists > lists {
+            return Err(ErrorKind::Game(format!(
+                "`{word}` left {} move list(s) it generated: each `$GenerateMoves` needs a `$DeallocateMoves`",
+                now_lists - lists
+            ))
+            .into());
+        }
+        if now_boards > boards {
+            return Err(ErrorKind::Game(format!(
+                "`{word}` left {} board(s) it cloned: each `$CloneBoard` needs a `$DeallocateBoard`",
+                now_boards - boards
+            ))
+            .into());
+        }
+        Ok(())
     }
 
     // ---- saving and restoring the board ----------------------------------
@@ -360,9 +387,11 @@ impl Vm {
                 self.game.best_move = None;
                 self.game.searching = true;
                 let depth = self.depth();
+                let mark = self.stack_marks();
                 let r = self.execute(xt);
                 self.game.searching = false;
                 r?;
+                self.check_balanced(mark, &self.dict.word(xt).display_name())?;
                 self.set_depth(depth);
                 let Some(text) = self.game.best_move.take() else {
                     return Err(ErrorKind::Game(format!(
