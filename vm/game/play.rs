@@ -8,7 +8,7 @@
 
 use super::generate::generate;
 use super::moves::{move_text, Action, NOT_PARTIAL};
-use super::{Board, Engine, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
+use super::{Board, Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::memory::Memory;
 use crate::vm::{HostWord, Vm};
@@ -118,9 +118,16 @@ impl Vm {
         self.run_event(xt, "OnNewGame")
     }
 
+    /// The turn in progress. Before the game has a turn order (or after a
+    /// script declared a shorter one) it is the current player's.
+    pub fn current_turn(&self) -> Turn {
+        let g = &self.game;
+        g.turns.get(g.turn.index).copied().unwrap_or(Turn { player: g.gen.player, of_type: 0, for_player: g.gen.player })
+    }
+
     /// `current-player` and friends follow the turn.
     fn enter_turn(&mut self) {
-        let t = self.game.turns[self.game.turn.index];
+        let t = self.current_turn();
         self.game.gen.player = t.player;
         self.game.gen.for_player = t.for_player;
         self.game.gen.of_type = t.of_type;
@@ -135,7 +142,7 @@ impl Vm {
     }
 
     pub fn player_to_move(&self) -> i32 {
-        self.game.turns[self.game.turn.index].player
+        self.current_turn().player
     }
 
     /// Pushes the move list of the player to move. A chain of partial moves
@@ -144,7 +151,7 @@ impl Vm {
         self.refresh_events();
         loop {
             let turn = self.game.turn;
-            let t = self.game.turns[turn.index];
+            let t = self.current_turn();
             self.enter_turn();
             if turn.partial == NOT_PARTIAL {
                 return generate(self, t.player, t.for_player, t.of_type, true);
@@ -586,13 +593,12 @@ pub fn register(vm: &mut Vm) {
             let mut for_player = player;
             if opp {
                 // The turn after the first turn of this player.
-                let turns = &vm.game.turns;
-                let from = if turns[vm.game.turn.index].player == player {
+                let from = if vm.current_turn().player == player {
                     vm.game.turn.index
                 } else {
-                    turns.iter().position(|t| t.player == player).unwrap_or(vm.game.turn.index)
+                    vm.game.turns.iter().position(|t| t.player == player).unwrap_or(vm.game.turn.index)
                 };
-                let next = vm.game.turns[vm.next_turn_index(from)];
+                let next = vm.game.turns.get(vm.next_turn_index(from)).copied().unwrap_or(vm.current_turn());
                 player = next.player;
                 for_player = next.for_player;
             }
