@@ -47,8 +47,14 @@ const UNSAFE: &[&str] = &[
     "COMPILE,", "LOAD",
 ];
 
+/// The game declarations (`{player} +`, `{move-type} BASE`...) define or
+/// run the names they read, so they are defining words too.
+fn is_declaration(w: &str) -> bool {
+    w.starts_with('{') || w.ends_with('}')
+}
+
 fn safe_vocabulary() -> Vec<String> {
-    vocabulary().iter().filter(|w| !UNSAFE.contains(&w.as_str())).cloned().collect()
+    vocabulary().iter().filter(|w| !UNSAFE.contains(&w.as_str()) && !is_declaration(w)).cloned().collect()
 }
 
 const STRUCTURE: &[&str] = &[
