@@ -679,14 +679,14 @@ impl Vm {
                 }
                 Op::IncMem | Op::DecMem => {
                     need!(1);
-                    let delta = if op == Op::IncMem { 1 } else { -1 };
+                    let delta = if matches!(op, Op::IncMem) { 1 } else { -1 };
                     let v = mem!(self.mem.fetch(tos));
                     mem!(self.mem.store(tos, v.wrapping_add(delta)));
                     pop!();
                 }
                 Op::On | Op::Off => {
                     need!(1);
-                    mem!(self.mem.store(tos, if op == Op::On { -1 } else { 0 }));
+                    mem!(self.mem.store(tos, if matches!(op, Op::On) { -1 } else { 0 }));
                     pop!();
                 }
                 Op::Here => push!(self.mem.here as i32),
@@ -757,7 +757,7 @@ impl Vm {
                     if self.game.events.friends.is_some() {
                         // OnFriends? is script: run it through the VM.
                         sync!();
-                        let result = crate::game::generate::friend_or_enemy(self, op == Op::GEnemy);
+                        let result = crate::game::generate::friend_or_enemy(self, matches!(op, Op::GEnemy));
                         reload!();
                         if let Err(e) = result {
                             return Err(self.error_at(ip - 1, e));
@@ -766,7 +766,7 @@ impl Vm {
                         let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
                         let owner = c & PLAYER_MASK;
                         let friend = owner == self.game.gen.for_player & PLAYER_MASK;
-                        let yes = if op == Op::GFriend { c != 0 && friend } else { c != 0 && !friend && c & NEUTRAL == 0 };
+                        let yes = if matches!(op, Op::GFriend) { c != 0 && friend } else { c != 0 && !friend && c & NEUTRAL == 0 };
                         push!(flag!(yes));
                     }
                 }
