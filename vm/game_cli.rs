@@ -105,8 +105,9 @@ pub fn perft(config: Config, game: &Path, depth: u32, divide: bool, after: Optio
 
 /// Human(s) against the engines the file assigns; `watch` lets the engines
 /// play every side.
-pub fn play(config: Config, game: &Path, human: Option<&str>, watch: bool, max_plies: u32, after: Option<&str>) -> Result<()> {
+pub fn play(config: Config, game: &Path, human: Option<&str>, watch: bool, max_plies: u32, think: f64, after: Option<&str>) -> Result<()> {
     let mut vm = start(config, game, after)?;
+    vm.game.think = std::time::Duration::from_secs_f64(think.max(0.0));
     let colour = std::io::stdout().is_terminal();
     let human = if watch {
         None

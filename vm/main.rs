@@ -106,6 +106,9 @@ enum Command {
         /// Stop after this many plies
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
+        /// Seconds the built-in search engine thinks per move
+        #[arg(long, default_value_t = 1.0)]
+        think: f64,
         #[command(flatten)]
         after: After,
     },
@@ -167,8 +170,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_cli::perft(config, &game, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
         Command::Bench { game, depth, runs } => game_cli::bench(config, &game, depth, runs).map(|_| ExitCode::SUCCESS),
-        Command::Play { game, human, watch, max_plies, after } => {
-            game_cli::play(config, &game, human.as_deref(), watch, max_plies, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
+        Command::Play { game, human, watch, max_plies, think, after } => {
+            game_cli::play(config, &game, human.as_deref(), watch, max_plies, think, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
     }
 }

@@ -147,6 +147,8 @@ pub struct Game {
     /// Keys of the positions the game has passed through since the last
     /// `repetition-reset` (the game loop records them, searches do not).
     pub history: Vec<u64>,
+    /// How long the built-in engine thinks about a move.
+    pub think: std::time::Duration,
     /// A script engine is choosing a move.
     pub searching: bool,
     /// The move a script engine reported with `BestMove!`.

@@ -410,7 +410,7 @@ impl Vm {
                 let text = String::from_utf8_lossy(&text).into_owned();
                 self.find_move(&text).ok_or_else(|| ErrorKind::Game(format!("the engine chose `{text}`, which is not a legal move")).into())
             }
-            Engine::Default | Engine::Uct => crate::game::search::best_move(self, 4),
+            Engine::Default | Engine::Uct => crate::game::search::best_move(self, self.game.think),
         }
     }
 
