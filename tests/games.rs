@@ -373,6 +373,26 @@ fn turn_order_repeat_of_type_and_variants() {
 }
 
 #[test]
+fn pieces_may_name_move_lists_declared_later_and_engines_defined_later() {
+    let src = "
+    {board 1 3 {grid} board}
+    {players {player} A {search-engine} second-move {player} B players}
+    {pieces {piece} Stone {drops} puts pieces}
+    : put ( -- ) empty? verify drop add-move ;
+    {moves puts {move} put moves}
+    \\ A script engine: report the second legal move.
+    : second-move ( -- ) $FirstMove $NextMove $MoveString BestMove! ;";
+    let mut vm = load(src);
+    assert_eq!(moves(&mut vm), vec!["Stone a1", "Stone b1", "Stone c1"]);
+    vm.generate_turn().unwrap();
+    let m = vm.choose_move(vm.engine_to_move()).unwrap();
+    assert_eq!(move_text(&vm.game, m), "Stone b1");
+    vm.game.store.pop_list();
+    let e = try_load("{board 1 3 {grid} board} {players {player} A {search-engine} nowhere players}").err().unwrap();
+    assert!(e.to_string().contains("`nowhere`, which is not defined"), "{e}");
+}
+
+#[test]
 fn engine_words_walk_and_apply_moves() {
     let mut vm = load_file("scripts/othello/othello.4th");
     vm.generate_turn().unwrap();
@@ -426,7 +446,7 @@ fn declaration_errors_say_what_to_do() {
         ("{board 2 2 {grid} board}", "no players"),
         ("{board 2 2 {grid} board} {board", "declared twice"),
         ("{directions", "needs the board first"),
-        ("{board 2 2 {grid} board} {pieces {piece} X {moves} nope", "no move list named `nope`"),
+        ("{board 2 2 {grid} board} {players {player} A players} {pieces {piece} X {moves} nope pieces}", "no move list named `nope`"),
         ("{board 2 2 {grid} board} {players {player} A players} {board-setup {setup} A 9 a1", "not a piece type"),
         ("{board 2 2 {grid} board} {players {player} A players} : m 99 to ;", ""),
     ] {

@@ -149,13 +149,18 @@ impl Vm {
         }
     }
 
+    /// The move list a piece names. One declared later (a `{pieces` block
+    /// before its `{moves` blocks) is filled in when it comes.
     fn move_list_named(&mut self, after: &str) -> VmResult<usize> {
         let name = self.read_name(after)?;
-        self.game
-            .move_lists
-            .iter()
-            .rposition(|l| l.name == name)
-            .ok_or_else(|| err(format!("no move list named `{name}` (declare it with `{{moves {name} … moves}}` first)")))
+        let lists = &mut self.game.move_lists;
+        Ok(match lists.iter().rposition(|l| l.name == name) {
+            Some(i) => i,
+            None => {
+                lists.push(MoveListDecl { name, entries: Vec::new(), pending: true });
+                lists.len() - 1
+            }
+        })
     }
 
     fn add_player(&mut self, neutral: bool, after: &str) -> VmResult<()> {
@@ -191,6 +196,18 @@ impl Vm {
         if g.turns.is_empty() {
             return Err(err("the game has no turns: every player is neutral"));
         }
+        if let Some(l) = g.move_lists.iter().find(|l| l.pending) {
+            return Err(err(format!("no move list named `{}` (a piece uses it; declare it with `{{moves {} … moves}}`)", l.name, l.name)));
+        }
+        for p in &g.players {
+            if let Engine::Script(i) = p.engine {
+                let name = &g.engine_names[i as usize];
+                if self.dict.find(name.as_bytes()).is_none() {
+                    return Err(err(format!("the search engine of {} is `{name}`, which is not defined", p.name)));
+                }
+            }
+        }
+        let g = &mut self.game;
         let (region, len) = (g.board.region as i32, g.board.region_len as i32);
         g.initial_region = self.mem.slice(region, len)?.to_vec();
         self.game.ready = true;
@@ -367,9 +384,15 @@ pub fn register(vm: &mut Vm) {
         word("{first}", "( -- )", |vm| vm.set_engine("{first}", Engine::First)),
         word("{UCT}", "( -- )", |vm| vm.set_engine("{UCT}", Engine::Uct)),
         word("{search-engine}", "( \"word\" -- )", |vm| {
-            let (name, _) = vm.parse_name("{search-engine}")?;
-            let xt = vm.find_or_fail(&name)?;
-            vm.set_engine("{search-engine}", Engine::Script(xt))
+            // The engine word may be defined later: it is looked up (the
+            // newest definition) each time it has to move.
+            let name = vm.read_name("{search-engine}")?;
+            let names = &mut vm.game.engine_names;
+            let i = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+                names.push(name);
+                names.len() - 1
+            });
+            vm.set_engine("{search-engine}", Engine::Script(i as u32))
         }),
         word("players}", "( -- )", |vm| {
             let list = vm.game.decl.players.take().ok_or_else(|| err("`players}` without `{players`"))?;
@@ -428,7 +451,7 @@ pub fn register(vm: &mut Vm) {
         // ---- move lists ----
         word("{moves", "( \"name\" -- )", |vm| {
             let name = vm.read_name("{moves")?;
-            vm.game.decl.moves = Some(MoveListDecl { name, entries: Vec::new() });
+            vm.game.decl.moves = Some(MoveListDecl { name, entries: Vec::new(), pending: false });
             Ok(())
         }),
         word("{move}", "( \"word\" -- )", |vm| {
@@ -449,7 +472,10 @@ pub fn register(vm: &mut Vm) {
         }),
         word("moves}", "( -- )", |vm| {
             let list = vm.game.decl.moves.take().ok_or_else(|| err("`moves}` without `{moves`"))?;
-            vm.game.move_lists.push(list);
+            match vm.game.move_lists.iter_mut().find(|l| l.pending && l.name == list.name) {
+                Some(slot) => *slot = list,
+                None => vm.game.move_lists.push(list),
+            }
             Ok(())
         }),
         word("{move-priorities", "( -- )", |vm| {

@@ -65,7 +65,8 @@ pub enum Engine {
     Random,
     First,
     Uct,
-    /// `{search-engine} word`: a ForthScript engine (its xt).
+    /// `{search-engine} word`: a ForthScript engine (index into
+    /// `Game::engine_names`; the newest definition of the name plays).
     Script(u32),
 }
 
@@ -92,6 +93,8 @@ pub struct MoveListDecl {
     pub name: String,
     /// (move word xt, move type)
     pub entries: Vec<(u32, i32)>,
+    /// Named by a piece but not declared yet.
+    pub pending: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -147,6 +150,8 @@ pub struct Game {
     /// Keys of the positions the game has passed through since the last
     /// `repetition-reset` (the game loop records them, searches do not).
     pub history: Vec<u64>,
+    /// Names of the `{search-engine}` words.
+    pub engine_names: Vec<String>,
     /// How long the built-in engine thinks about a move.
     pub think: std::time::Duration,
     /// A script engine is choosing a move.

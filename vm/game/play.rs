@@ -390,7 +390,9 @@ impl Vm {
         match engine {
             Engine::First => Ok(range.start),
             Engine::Random => Ok(range.start + self.rand_within(0, 0, range.len() as i32 - 1) as usize),
-            Engine::Script(xt) => {
+            Engine::Script(i) => {
+                let name = self.game.engine_names.get(i as usize).cloned().unwrap_or_default();
+                let xt = self.find_or_fail(name.as_bytes())?;
                 self.game.best_move = None;
                 self.game.searching = true;
                 let depth = self.depth();
