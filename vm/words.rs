@@ -93,10 +93,7 @@ pub fn register(vm: &mut Vm) {
         word("[]", "( n \"name\" -- )", |vm| {
             let (name, _) = vm.parse_name("[]")?;
             let n = vm.pop()?;
-            let bytes = n.checked_mul(4).filter(|b| *b >= 0).ok_or(ErrorKind::DataSpaceExhausted { wanted: n as i64 * 4, free: 0 })?;
-            let base = vm.mem.allot_cells_zeroed(bytes)?;
-            vm.add_thunk_word(&name, WordKind::Array { base }, &[Op::IndexCells(base), Op::Exit]);
-            Ok(())
+            vm.add_cell_array(&name, n)
         }),
         word("TIMER", "( \"name\" -- ) name: ( -- ms )", |vm| {
             let (name, _) = vm.parse_name("TIMER")?;
@@ -453,6 +450,15 @@ pub fn register(vm: &mut Vm) {
 }
 
 impl Vm {
+    /// `n [] name` (and the game's `n {array} name`): n zeroed cells,
+    /// `name ( i -- addr )`.
+    pub fn add_cell_array(&mut self, name: &[u8], n: i32) -> VmResult<()> {
+        let bytes = n.checked_mul(4).filter(|b| *b >= 0).ok_or(ErrorKind::DataSpaceExhausted { wanted: n as i64 * 4, free: 0 })?;
+        let base = self.mem.allot_cells_zeroed(bytes)?;
+        self.add_thunk_word(name, WordKind::Array { base }, &[Op::IndexCells(base), Op::Exit]);
+        Ok(())
+    }
+
     pub fn find_or_fail(&self, name: &[u8]) -> VmResult<u32> {
         self.dict.find(name).ok_or_else(|| ErrorKind::UndefinedWord(String::from_utf8_lossy(name).into_owned()).into())
     }

@@ -274,10 +274,7 @@ pub fn register(vm: &mut Vm) {
             vm.open_board("{array}")?;
             let (name, _) = vm.parse_name("{array}")?;
             let n = vm.pop()?;
-            let bytes = n.checked_mul(4).filter(|b| *b >= 0).ok_or(ErrorKind::DataSpaceExhausted { wanted: n as i64 * 4, free: 0 })?;
-            let base = vm.mem.allot_cells_zeroed(bytes)?;
-            vm.add_thunk_word(&name, WordKind::Array { base }, &[Op::IndexCells(base), Op::Exit]);
-            Ok(())
+            vm.add_cell_array(&name, n)
         }),
         word("{carray}", "( n \"name\" -- )", |vm| {
             vm.open_board("{carray}")?;

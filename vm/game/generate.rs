@@ -406,30 +406,16 @@ pub fn register(vm: &mut Vm) {
             let pos = vm.checked_pos()?;
             vm.edit(Action::Capture(pos))
         }),
-        word("drop", "( -- )", |vm| vm.edit(Action::Place { pos: here(vm), content: vm.game.gen.piece })),
-        word("create", "( -- )", |vm| vm.edit(Action::Place { pos: here(vm), content: vm.game.gen.piece })),
+        word("drop", "( -- )", place_current),
+        word("create", "( -- )", place_current),
         word("create-at", "( pos -- )", |vm| {
             let pos = vm.checked_pos()?;
             vm.edit(Action::Place { pos, content: vm.game.gen.piece })
         }),
-        word("drop-piece", "( type -- )", |vm| {
-            let t = vm.pop()?;
-            vm.edit(Action::Place { pos: here(vm), content: t | vm.game.gen.for_player })
-        }),
-        word("drop-piece-at", "( type pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
-            let t = vm.pop()?;
-            vm.edit(Action::Place { pos, content: t | vm.game.gen.for_player })
-        }),
-        word("create-piece-type", "( type -- )", |vm| {
-            let t = vm.pop()?;
-            vm.edit(Action::Place { pos: here(vm), content: t | vm.game.gen.for_player })
-        }),
-        word("create-piece-type-at", "( type pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
-            let t = vm.pop()?;
-            vm.edit(Action::Place { pos, content: t | vm.game.gen.for_player })
-        }),
+        word("drop-piece", "( type -- )", place_type),
+        word("create-piece-type", "( type -- )", place_type),
+        word("drop-piece-at", "( type pos -- )", place_type_at),
+        word("create-piece-type-at", "( type pos -- )", place_type_at),
         word("create-player", "( player -- )", |vm| {
             let p = vm.pop()?;
             let t = vm.game.gen.piece & PIECE_TYPE_MASK;
@@ -505,6 +491,25 @@ pub fn register(vm: &mut Vm) {
     for h in table {
         vm.add_host(h);
     }
+}
+
+/// `drop` / `create`: the current piece at `here`.
+fn place_current(vm: &mut Vm) -> VmResult<()> {
+    vm.edit(Action::Place { pos: here(vm), content: vm.game.gen.piece })
+}
+
+/// `drop-piece` / `create-piece-type ( type -- )`: a piece of the moving
+/// side at `here`.
+fn place_type(vm: &mut Vm) -> VmResult<()> {
+    let t = vm.pop()?;
+    vm.edit(Action::Place { pos: here(vm), content: t | vm.game.gen.for_player })
+}
+
+/// `drop-piece-at` / `create-piece-type-at ( type pos -- )`.
+fn place_type_at(vm: &mut Vm) -> VmResult<()> {
+    let pos = vm.checked_pos()?;
+    let t = vm.pop()?;
+    vm.edit(Action::Place { pos, content: t | vm.game.gen.for_player })
 }
 
 /// `friend?` / `enemy?` when the game defines `OnFriends?`.
