@@ -37,6 +37,8 @@ pub struct Word {
     pub compile_only: bool,
     /// Straight-line colon word short enough to be copied into callers.
     pub inline: bool,
+    /// A direction word: `EXECUTE` steps in this direction without a call.
+    pub step: Option<u32>,
 }
 
 impl Word {

@@ -274,6 +274,18 @@ impl Vm {
                     need!(1);
                     let xt = pop!();
                     match self.dict.get(xt) {
+                        // Direction tables + EXECUTE are the idiom of Axiom
+                        // move words: step without a call frame.
+                        Some(w) if w.step.is_some() => {
+                            let dir = w.step.unwrap_or(0);
+                            let g = &mut *self.game;
+                            let dir = g.board.resolve(player_index(g.gen.player), dir);
+                            let to = g.board.link(dir, g.gen.here);
+                            if to >= 0 {
+                                g.gen.here = to;
+                            }
+                            push!(flag!(to >= 0));
+                        }
                         Some(w) => call!(w.entry),
                         None if xt >= crate::game::play::MOVE_XT_BASE => {
                             sync!();

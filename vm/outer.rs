@@ -401,6 +401,7 @@ impl Vm {
             immediate: false,
             compile_only: false,
             inline: false,
+            step: None,
         });
         self.def = Some(Definition { xt, start, control: Vec::new(), pos });
         self.latest = Some(xt);

@@ -262,6 +262,7 @@ impl Vm {
             immediate: false,
             compile_only: false,
             inline: false,
+            step: None,
         });
         for &op in thunk {
             self.code.push(op, OpInfo { pos: Pos::NONE, word: xt, inlined: None });

@@ -80,7 +80,9 @@ impl Vm {
 
     fn define_direction(&mut self, name: &str, dir: u32) {
         let xt = self.add_thunk_word(name.as_bytes(), WordKind::Colon, &[Op::GStep(dir), Op::Exit]);
-        self.dict.word_mut(xt).inline = true;
+        let w = self.dict.word_mut(xt);
+        w.inline = true;
+        w.step = Some(dir);
     }
 
     fn add_position(&mut self, name: String) -> VmResult<()> {

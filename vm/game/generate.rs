@@ -175,7 +175,7 @@ fn run_move_word(vm: &mut Vm, xt: u32, move_type: i32, pos: i32, piece: i32, dro
     vm.game.gen.active = false;
     match result {
         Ok(()) => {}
-        Err(e) if e.kind == ErrorKind::Verify => {}
+        Err(e) if matches!(e.kind, ErrorKind::Verify) => {}
         Err(mut e) => {
             if !e.is_control() {
                 let what = if drop { "drop" } else { "move" };
