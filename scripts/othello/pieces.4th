@@ -39,12 +39,8 @@
 	2DROP 0 ;			\ ran off the board: nothing flanked
 
 \ flip-line ( total xt -- total' )  record the flips in direction xt and
-\ add their number to total.  Most directions end at once: the square
-\ next to `from` is off the board or not an enemy disc.  Look at that
-\ square first, and walk the whole run only when it can flank.
+\ add their number to total
 : flip-line ( total xt -- total' )
-	back  DUP EXECUTE 0= IF DROP EXIT THEN	\ `from` is on the edge
-	enemy? 0= IF DROP EXIT THEN		\ no enemy disc next to `from`
 	DUP flanked			( total xt n )
 	DUP IF
 		back
@@ -55,12 +51,21 @@
 	THEN
 	NIP + ;
 
-\ drop-disc ( -- )  the move: place a disc at the square being tried
+\ enemy-next? ( xt -- ? )  is there an enemy disc next to `from` in
+\ direction xt?  (At the edge the step fails, `here` stays on the
+\ empty `from`, and enemy? is false.)
+: enemy-next? ( xt -- ? )
+	back EXECUTE enemy? AND ;
+
+\ drop-disc ( -- )  the move: place a disc at the square being tried.
+\ Most directions end at once -- the square next to `from` is off the
+\ board or not an enemy disc -- so look at that square first, and walk
+\ the whole run only when it can flank.
 : drop-disc ( -- )
 	empty? verify			\ the square must be empty
 	0				( flipped )
 	#directions 0 DO
-		I compass flip-line
+		I compass DUP enemy-next? IF flip-line ELSE DROP THEN
 	LOOP				( flipped )
 	0> verify			\ at least one disc must turn over
 	back drop			\ record: the new disc on `from`
