@@ -440,6 +440,25 @@ fn events_must_leave_the_move_lists_and_boards_balanced() {
 }
 
 #[test]
+fn script_that_pulls_the_rug_gives_errors_not_crashes() {
+    // A name read by {setup} runs script that closes the block.
+    let e = try_load(&format!("{GRID} : sneaky ( -- player ) board-setup} White ; {{board-setup {{setup}} sneaky Man a2")).err().unwrap();
+    assert!(e.to_string().contains("`{setup}` belongs inside"), "{e}");
+    // A move that, when played, pops the very list it came from.
+    let src = format!(
+        "{GRID}
+        : pop-list ( -- ) $DeallocateMoves ;
+        : rug ( -- ) from here move COMPILE pop-list 7 COMPILE-LITERAL COMPILE DROP add-move ;
+        {{moves rugs {{move}} rug moves}}
+        {{pieces {{piece}} Man {{moves}} rugs pieces}}
+        : play-first ( -- ) White FALSE 0 $GenerateMoves $FirstMove .moveCFA EXECUTE ;"
+    );
+    let mut vm = load(&src);
+    let e = vm.run_text("t", b"play-first").unwrap_err();
+    assert!(e.to_string().contains("deallocated while the move was being played"), "{e}");
+}
+
+#[test]
 fn declaration_errors_say_what_to_do() {
     for (src, want) in [
         ("{players {player} A players}", "no board"),

@@ -193,7 +193,7 @@ pub fn bench(config: Config, game: &Path, depth: u32, runs: u32) -> Result<()> {
         script_best = script_best.min(t0.elapsed().as_secs_f64());
         let mut board = cells.clone();
         let t0 = Instant::now();
-        native_nodes = othello_perft(&mailbox, &mut board, to_move, depth);
+        native_nodes = othello_perft(&mailbox, &mut board, to_move, depth).map_err(|e| anyhow!("{}: not an Othello board for the native reference: {e}", game.display()))?;
         native_best = native_best.min(t0.elapsed().as_secs_f64());
     }
     if script_nodes != native_nodes {

@@ -203,7 +203,7 @@ impl Vm {
         }
         for p in &g.players {
             if let Engine::Script(i) = p.engine {
-                let name = &g.engine_names[i as usize];
+                let name = g.engine_names.get(i as usize).map_or("", String::as_str);
                 if self.dict.find(name.as_bytes()).is_none() {
                     return Err(err(format!("the search engine of {} is `{name}`, which is not defined", p.name)));
                 }
@@ -565,7 +565,8 @@ pub fn register(vm: &mut Vm) {
             while let Some(pos) = vm.peek_position() {
                 squares.push(pos);
             }
-            let list = vm.game.decl.setup.as_mut().expect("checked above");
+            // Reading the names may have run script that closed the block.
+            let list = vm.game.decl.setup.as_mut().ok_or_else(|| err("`{setup}` belongs inside `{board-setup … board-setup}`"))?;
             list.extend(squares.into_iter().map(|pos| (player, piece, pos)));
             Ok(())
         }),

@@ -54,15 +54,24 @@ const OFF_BOARD: i32 = -1;
 /// only at depth 0, so it contributes 0 at any depth > 0.
 ///
 /// `cells` is only read (the search works on a private copy); it is `&mut`
-/// so the signature matches callers that search their live board.
-pub fn othello_perft(mb: &Mailbox, cells: &mut [i32], to_move: i32, depth: u32) -> u64 {
+/// so the signature matches callers that search their live board. Tables
+/// that do not describe an Othello board are an error, not a crash.
+pub fn othello_perft(mb: &Mailbox, cells: &mut [i32], to_move: i32, depth: u32) -> Result<u64, String> {
     let n = mb.positions;
-    assert_eq!(cells.len(), n, "cells must have one entry per position");
-    assert_eq!(mb.links.len(), n * mb.directions, "link table size");
-    assert!(mb.links.iter().all(|&l| (-1..n as i64).contains(&(l as i64))), "link out of range");
-    assert!(to_move == BLACK || to_move == WHITE, "to_move must be 2048 or 4096");
+    if cells.len() != n {
+        return Err(format!("{} cells for {n} positions", cells.len()));
+    }
+    if mb.links.len() != n * mb.directions {
+        return Err(format!("{} links for {n} positions and {} directions", mb.links.len(), mb.directions));
+    }
+    if !mb.links.iter().all(|&l| (-1..n as i64).contains(&(l as i64))) {
+        return Err("a link leads outside the board".into());
+    }
+    if to_move != BLACK && to_move != WHITE {
+        return Err(format!("the player to move is {to_move}, not the first or second player"));
+    }
     if depth == 0 {
-        return 1;
+        return Ok(1);
     }
     // Off-board becomes one extra cell (index n) holding a value that is
     // never a disc, so a line walk ends there by the same "not an opponent
@@ -79,10 +88,10 @@ pub fn othello_perft(mb: &Mailbox, cells: &mut [i32], to_move: i32, depth: u32) 
         board,
         // A move flips at most n - 2 discs and the stack holds one move's
         // flips per ply, so with this capacity it never reallocates.
-        flips: Vec::with_capacity(n * depth as usize),
+        flips: Vec::with_capacity(n * depth.min(64) as usize),
     };
     let opp = (BLACK + WHITE - to_move) | DISC;
-    search.perft(to_move | DISC, opp, depth)
+    Ok(search.perft(to_move | DISC, opp, depth))
 }
 
 /// The standard start: d4,e5 White (4096|1), d5,e4 Black (2048|1) on an 8x8
@@ -233,9 +242,9 @@ mod tests {
     fn start_position_matches_published_perft() {
         let (mb, mut cells) = othello_start();
         let start = cells.clone();
-        assert_eq!(othello_perft(&mb, &mut cells, BLACK, 0), 1);
+        assert_eq!(othello_perft(&mb, &mut cells, BLACK, 0).unwrap(), 1);
         for depth in 1..=7u32 {
-            let got = othello_perft(&mb, &mut cells, BLACK, depth);
+            let got = othello_perft(&mb, &mut cells, BLACK, depth).unwrap();
             assert_eq!(got, PUBLISHED[depth as usize - 1], "perft({depth})");
             assert_eq!(cells, start, "board unchanged by perft({depth})");
         }
@@ -276,10 +285,10 @@ mod tests {
         cells[57] = BLACK | DISC;
         let expect = [1, 1, 1, 0, 0];
         for (depth, &n) in expect.iter().enumerate() {
-            assert_eq!(othello_perft(&mb, &mut cells, BLACK, depth as u32), n, "depth {depth}");
+            assert_eq!(othello_perft(&mb, &mut cells, BLACK, depth as u32).unwrap(), n, "depth {depth}");
         }
         // From White's side there is no pass: c1, then Black has nothing.
-        assert_eq!(othello_perft(&mb, &mut cells, WHITE, 1), 1);
-        assert_eq!(othello_perft(&mb, &mut cells, WHITE, 2), 0);
+        assert_eq!(othello_perft(&mb, &mut cells, WHITE, 1).unwrap(), 1);
+        assert_eq!(othello_perft(&mb, &mut cells, WHITE, 2).unwrap(), 0);
     }
 }

@@ -189,7 +189,11 @@ impl Vm {
     pub fn apply_move(&mut self, m: usize) -> VmResult<()> {
         let rec = self.game.store.moves[m];
         for i in rec.actions..rec.actions + rec.len {
-            match self.game.store.actions[i as usize] {
+            // A word the move runs may pop the move's own list.
+            let Some(&action) = self.game.store.actions.get(i as usize) else {
+                return Err(ErrorKind::Game("the move's list was deallocated while the move was being played".into()).into());
+            };
+            match action {
                 Action::Lit(n) => self.push(n)?,
                 Action::Call(xt) => self.execute(xt)?,
                 edit => apply_edit(&self.game.board, &mut self.mem, edit)?,
