@@ -442,7 +442,7 @@ fn events_must_leave_the_move_lists_and_boards_balanced() {
 #[test]
 fn script_that_pulls_the_rug_gives_errors_not_crashes() {
     // A name read by {setup} runs script that closes the block.
-    let e = try_load(&format!("{GRID} : sneaky ( -- player ) board-setup} White ; {{board-setup {{setup}} sneaky Man a2")).err().unwrap();
+    let e = try_load(&format!("{GRID} : sneaky ( -- player ) board-setup}} White ; {{board-setup {{setup}} sneaky Man a2")).err().unwrap();
     assert!(e.to_string().contains("`{setup}` belongs inside"), "{e}");
     // A move that, when played, pops the very list it came from.
     let src = format!(
