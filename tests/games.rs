@@ -314,6 +314,23 @@ fn an_endless_partial_chain_is_an_error() {
 }
 
 #[test]
+fn no_move_and_no_verdict_loses() {
+    // OnIsGameOver plays on, but the player to move has nothing to play.
+    let src = "
+    {board 1 2 {grid} board}
+    {players {player} A {player} B players}
+    : put ( -- ) empty? verify drop add-move ;
+    {moves puts {move} put moves}
+    {pieces {piece} Stone {drops} puts pieces}
+    : OnIsGameOver ( -- score ) #UnknownScore ;";
+    let mut vm = load(src);
+    play(&mut vm, "Stone a1");
+    play(&mut vm, "Stone b1");
+    vm.generate_turn().unwrap();
+    assert_eq!(vm.game_result().unwrap(), axforth::game::LOSS_SCORE);
+}
+
+#[test]
 fn priorities_keep_only_the_best_class() {
     let src = "
     {board 1 4 {grid} board}

@@ -167,9 +167,12 @@ impl Vm {
     }
 
     /// `OnIsGameOver` for the player to move, the current list generated.
+    /// A game's `OnIsGameOver` that plays on with no legal move leaves the
+    /// player to move without a move: that player has lost (this is what
+    /// `$passTurnForced` exists to prevent).
     pub fn game_result(&mut self) -> VmResult<i32> {
         self.refresh_events();
-        match self.game.events.is_game_over {
+        let result = match self.game.events.is_game_over {
             Some(xt) => {
                 let depth = self.depth();
                 let mark = self.stack_marks();
@@ -178,11 +181,15 @@ impl Vm {
                 if self.depth() != depth + 1 {
                     return Err(ErrorKind::Game("`OnIsGameOver` must leave exactly one score ( -- score )".into()).into());
                 }
-                self.pop()
+                self.pop()?
             }
-            None if self.game.store.count() == 0 => Ok(DRAW_SCORE),
-            None => Ok(UNKNOWN_SCORE),
+            None if self.game.store.count() == 0 => DRAW_SCORE,
+            None => UNKNOWN_SCORE,
+        };
+        if result == UNKNOWN_SCORE && self.game.store.count() == 0 {
+            return Ok(super::LOSS_SCORE);
         }
+        Ok(result)
     }
 
     /// Applies the board edits and runs the move's words, in order.
