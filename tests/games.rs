@@ -83,6 +83,17 @@ fn othello_perft_1_to_6() {
     }
 }
 
+/// Multi-jumps as partial chains, mandatory captures as priorities,
+/// White's directions by symmetry, a board variable set by compiled calls.
+#[test]
+fn draughts_perft_1_to_6() {
+    let published = [7, 49, 302, 1469, 7361, 36768];
+    let mut vm = load_file("scripts/draughts/draughts.4th");
+    for (depth, want) in published.iter().enumerate() {
+        assert_eq!(vm.perft(depth as u32 + 1).unwrap(), *want, "draughts perft {}", depth + 1);
+    }
+}
+
 #[test]
 fn othello_perft_from_a_position_equals_the_sum_of_divide() {
     let mut vm = load_file("scripts/othello/othello.4th");
@@ -93,7 +104,7 @@ fn othello_perft_from_a_position_equals_the_sum_of_divide() {
 
 #[test]
 fn random_games_play_to_the_end() {
-    for (file, plies) in [("scripts/tictactoe/random.4th", 9), ("scripts/othello/random.4th", 130)] {
+    for (file, plies) in [("scripts/tictactoe/random.4th", 9), ("scripts/othello/random.4th", 130), ("scripts/draughts/random.4th", 1000)] {
         let mut vm = load_file(file);
         let mut n = 0;
         loop {
