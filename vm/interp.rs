@@ -169,6 +169,39 @@ impl Vm {
                     -(($c) as i32)
                 };
             }
+            macro_rules! add_at {
+                ($delta:expr) => {{
+                    need!(1);
+                    let v = mem!(self.mem.fetch(tos));
+                    mem!(self.mem.store(tos, v.wrapping_add($delta)));
+                    pop!();
+                }};
+            }
+            macro_rules! store_tos_addr {
+                ($value:expr) => {{
+                    need!(1);
+                    mem!(self.mem.store(tos, $value));
+                    pop!();
+                }};
+            }
+            macro_rules! friend_or_enemy {
+                ($enemy:expr) => {{
+                    if self.game.events.friends.is_some() {
+                        // OnFriends? is script: run it through the VM.
+                        sync!();
+                        let result = crate::game::generate::friend_or_enemy(self, $enemy);
+                        reload!();
+                        if let Err(e) = result {
+                            return Err(self.error_at(ip - 1, e));
+                        }
+                    } else {
+                        let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                        let friend = c & PLAYER_MASK == self.game.gen.for_player & PLAYER_MASK;
+                        let yes = if $enemy { c != 0 && !friend && c & NEUTRAL == 0 } else { c != 0 && friend };
+                        push!(flag!(yes));
+                    }
+                }};
+            }
             macro_rules! mem {
                 ($e:expr) => {
                     match $e {
@@ -689,18 +722,12 @@ impl Vm {
                     d -= 2;
                     tos = at!(d);
                 }
-                Op::IncMem | Op::DecMem => {
-                    need!(1);
-                    let delta = if matches!(op, Op::IncMem) { 1 } else { -1 };
-                    let v = mem!(self.mem.fetch(tos));
-                    mem!(self.mem.store(tos, v.wrapping_add(delta)));
-                    pop!();
-                }
-                Op::On | Op::Off => {
-                    need!(1);
-                    mem!(self.mem.store(tos, if matches!(op, Op::On) { -1 } else { 0 }));
-                    pop!();
-                }
+                // (No arm reads `op` after the dispatch: that would keep it
+                // alive across the loop and cost a spill on every op.)
+                Op::IncMem => add_at!(1),
+                Op::DecMem => add_at!(-1),
+                Op::On => store_tos_addr!(-1),
+                Op::Off => store_tos_addr!(0),
                 Op::Here => push!(self.mem.here as i32),
                 Op::Allot => {
                     need!(1);
@@ -765,23 +792,8 @@ impl Vm {
                     let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
                     push!(flag!(c != 0));
                 }
-                Op::GFriend | Op::GEnemy => {
-                    if self.game.events.friends.is_some() {
-                        // OnFriends? is script: run it through the VM.
-                        sync!();
-                        let result = crate::game::generate::friend_or_enemy(self, matches!(op, Op::GEnemy));
-                        reload!();
-                        if let Err(e) = result {
-                            return Err(self.error_at(ip - 1, e));
-                        }
-                    } else {
-                        let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
-                        let owner = c & PLAYER_MASK;
-                        let friend = owner == self.game.gen.for_player & PLAYER_MASK;
-                        let yes = if matches!(op, Op::GFriend) { c != 0 && friend } else { c != 0 && !friend && c & NEUTRAL == 0 };
-                        push!(flag!(yes));
-                    }
-                }
+                Op::GFriend => friend_or_enemy!(false),
+                Op::GEnemy => friend_or_enemy!(true),
                 Op::GEmptyAt => {
                     need!(1);
                     let c = mem!(self.game.board.cell(&self.mem, tos));
