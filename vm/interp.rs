@@ -91,7 +91,6 @@ impl Vm {
     fn dispatch(&mut self, mut ip: Addr) -> VmResult<()> {
         let mut tos = self.tos;
         let mut d = self.depth;
-        let mut steps = self.steps_left;
         let mut fp = self.fp;
         let mut rp = self.rdepth;
         let max_d = self.config.stack_depth;
@@ -101,7 +100,6 @@ impl Vm {
             () => {{
                 self.tos = tos;
                 self.depth = d;
-                self.steps_left = steps;
                 self.fp = fp;
                 self.rdepth = rp;
             }};
@@ -110,7 +108,6 @@ impl Vm {
             () => {{
                 tos = self.tos;
                 d = self.depth;
-                steps = self.steps_left;
                 fp = self.fp;
                 rp = self.rdepth;
             }};
@@ -212,10 +209,10 @@ impl Vm {
             }
             macro_rules! step {
                 () => {{
-                    if steps == 0 {
+                    if self.steps_left == 0 {
                         fail!(ErrorKind::StepLimit { limit: self.config.max_steps.unwrap_or(0) })
                     }
-                    steps -= 1;
+                    self.steps_left -= 1;
                 }};
             }
             macro_rules! call {
