@@ -77,7 +77,7 @@ impl Board {
             return d;
         }
         self.directions.push(name.to_string());
-        self.links.extend(std::iter::repeat(-1).take(self.positions));
+        self.links.extend(std::iter::repeat_n(-1, self.positions));
         for row in &mut self.symmetry {
             row.push(row.len() as u32);
         }

@@ -171,7 +171,7 @@ impl Vm {
             return Err(err(format!("`{after}` belongs inside `{{players … players}}`")));
         };
         let k = list.len() as i32 + 1;
-        let value = k * PLAYER_BASE | if neutral { NEUTRAL } else { 0 };
+        let value = (k * PLAYER_BASE) | if neutral { NEUTRAL } else { 0 };
         list.push(PlayerDecl { name: name.clone(), value, neutral, engine: Engine::Default });
         self.define_constant(&name, value);
         Ok(())

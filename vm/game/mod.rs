@@ -1,17 +1,18 @@
 //! The Axiom game layer (AXIOM.md): declarations, move generation, turns.
 //!
 //! Module map:
-//! - `board`    the board layout: positions, names, direction links,
-//!              symmetries, and where the board lives in data space
-//! - `declare`  the declaration blocks (`{board … board}`, `{pieces`, …)
-//! - `moves`    moves as ordered action lists, the nested move lists,
-//!              move text in Zillions notation
-//! - `generate` running move words: the generation context, the board
-//!              queries and the recorded edits (`verify`, `add-move`, …)
-//! - `play`     turns, applying moves, events, game over, the simple
-//!              engines, perft, and the words engines call
-//! - `show`     the board as text for the CLI
-//! - `mailbox`  a native Othello, the speed reference for the benchmark
+//! - `board`: the board layout (positions, names, direction links,
+//!   symmetries) and where the board lives in data space
+//! - `declare`: the declaration blocks (`{board … board}`, `{pieces`, …)
+//! - `moves`: moves as ordered action lists, the nested move lists, move
+//!   text in Zillions notation
+//! - `generate`: running move words: the generation context, the board
+//!   queries and the recorded edits (`verify`, `add-move`, …)
+//! - `play`: turns, applying moves, events, game over, the simple engines,
+//!   perft, and the words engines call
+//! - `search`: the built-in engine (iterative-deepening alpha-beta)
+//! - `show`: the board as text for the CLI
+//! - `mailbox`: a native Othello, the speed reference for the benchmark
 //!
 //! The board is plain data inside the VM's data space: the board variables
 //! and arrays a game declares, then one cell per position, all in one
