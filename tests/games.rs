@@ -140,9 +140,9 @@ fn encodings_are_exact() {
     let mut vm = load(GRID);
     // Index = (R - row) * C + column; extra positions follow the grid.
     assert_eq!(eval(&mut vm, "a3 d3 a1 d1 pool"), vec![0, 3, 8, 11, 12]);
-    assert_eq!(eval(&mut vm, "White Black Rocks player-count"), vec![2048, 4096, 3 * 2048 | 1024, 3]);
+    assert_eq!(eval(&mut vm, "White Black Rocks player-count"), vec![2048, 4096, (3 * 2048) | 1024, 3]);
     assert_eq!(eval(&mut vm, "Man Rock"), vec![1, 2]);
-    assert_eq!(eval(&mut vm, "a1 piece-at b1 player-at d3 piece-at c2 piece-at"), vec![2048 | 1, 2048, 4096 | 1, 3 * 2048 | 1024 | 2]);
+    assert_eq!(eval(&mut vm, "a1 piece-at b1 player-at d3 piece-at c2 piece-at"), vec![2048 | 1, 2048, 4096 | 1, (3 * 2048) | 1024 | 2]);
     assert_eq!(eval(&mut vm, "Black player-index d3 piece-at piece-index"), vec![1, 0]);
     assert_eq!(eval(&mut vm, "#WinScore #LossScore #DrawScore #UnknownScore"), vec![2130000000, -2130000000, 0, -2140000000]);
     assert_eq!(eval(&mut vm, "White material-balance Black material-balance"), vec![3, -3]);

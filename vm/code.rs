@@ -111,7 +111,7 @@ impl Code {
 
     /// Replaces an instruction. Jump targets must satisfy the invariant.
     pub fn set(&mut self, a: Addr, op: Op) {
-        debug_assert!(op.target().map_or(true, |t| t <= self.next_addr()));
+        debug_assert!(op.target().is_none_or(|t| t <= self.next_addr()));
         if a < self.next_addr() {
             self.ops[a as usize] = op;
         }
