@@ -134,3 +134,26 @@ fn every_game_verb_has_help() {
         assert!(stdout(&o).contains("Usage: axforth"), "{verb}: {}", stdout(&o));
     }
 }
+
+#[test]
+fn max_steps_bounds_each_move_word() {
+    let dir = std::env::temp_dir().join(format!("axforth-loop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("loop.4th");
+    std::fs::write(
+        &game,
+        "{board 2 2 {grid} board}\n{players {player} A {player} B players}\n\
+         : spin ( -- ) BEGIN AGAIN ;\n\
+         {moves drops {move} spin moves}\n{pieces {piece} Stone {drops} drops pieces}\n",
+    )
+    .unwrap();
+    let o = axforth(&["moves", game.to_str().unwrap(), "--max-steps", "100000"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("step budget of 100000 exhausted in `spin`"), "{err}");
+    assert!(err.contains("drop word `spin`"), "{err}");
+    // A whole perft takes far more steps than one move word may.
+    let o = axforth(&["perft", TICTACTOE, "5", "--max-steps", "100000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

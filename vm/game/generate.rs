@@ -171,6 +171,12 @@ fn run_move_word(vm: &mut Vm, xt: u32, move_type: i32, pos: i32, piece: i32, dro
     g.partial = NOT_PARTIAL;
     g.actions.clear();
     let depth = vm.depth();
+    // `--max-steps` bounds each move word the host runs: a runaway one is
+    // caught without limiting how long a whole perft or game may run.
+    // Script that generates moves itself shares its caller's budget.
+    if vm.run_nesting == 0 {
+        vm.refill_steps();
+    }
     let result = vm.execute(xt);
     vm.game.gen.active = false;
     match result {

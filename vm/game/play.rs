@@ -87,6 +87,9 @@ impl Vm {
 
     fn run_event(&mut self, xt: Option<u32>, name: &str) -> VmResult<()> {
         if let Some(xt) = xt {
+            if self.run_nesting == 0 {
+                self.refill_steps();
+            }
             self.execute(xt).map_err(|mut e| {
                 e.trace.push(format!("in the event `{name}`"));
                 e
