@@ -95,6 +95,17 @@ fn play_watch_runs_a_random_game_to_its_end() {
 }
 
 #[test]
+fn play_engine_overrides_the_files_engines() {
+    // tictactoe.4th assigns the built-in search to both players.
+    let o = axforth(&["play", TICTACTOE, "--watch", "--engine", "first"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("X (first): Mark a3\nO (first): Mark b3\n"), "{out}");
+    // X completes the a1-b2-c3 diagonal on its fourth move.
+    assert!(out.trim_end().ends_with("game over: X has won"), "{out}");
+}
+
+#[test]
 fn play_takes_the_humans_moves_from_the_terminal() {
     // X is human; O uses the default search engine.
     let o = axforth_with_input(&["play", TICTACTOE, "--human", "X"], "b2\nnonsense\nquit\n");

@@ -46,10 +46,16 @@ fn to_move(vm: &Vm) -> String {
 /// "Black has won" for a score from the point of view of the player to move.
 fn verdict(vm: &Vm, score: i32) -> String {
     let me = to_move(vm);
+    // With two contestants, a loss is the other one's win.
+    let contestants: Vec<&str> = vm.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.as_str()).collect();
     match score {
         DRAW_SCORE => "a draw".to_string(),
         s if s > 0 => format!("{me} has won"),
-        _ => format!("{me} has lost"),
+        _ => match contestants[..] {
+            [a, b] if a == me => format!("{b} has won"),
+            [a, b] if b == me => format!("{a} has won"),
+            _ => format!("{me} has lost"),
+        },
     }
 }
 
@@ -103,11 +109,34 @@ pub fn perft(config: Config, game: &Path, depth: u32, divide: bool, after: Optio
     Ok(())
 }
 
-/// Human(s) against the engines the file assigns; `watch` lets the engines
+pub struct PlayOptions<'a> {
+    /// The human's player (default: the first player).
+    pub human: Option<&'a str>,
+    /// No human: the engines play every side.
+    pub watch: bool,
+    pub max_plies: u32,
+    /// Seconds the built-in search thinks per move.
+    pub think: f64,
+    /// `random`, `first` or `search` for every engine player.
+    pub engine: Option<&'a str>,
+}
+
+/// A human against the engines the file assigns; `watch` lets the engines
 /// play every side.
-pub fn play(config: Config, game: &Path, human: Option<&str>, watch: bool, max_plies: u32, think: f64, after: Option<&str>) -> Result<()> {
+pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&str>) -> Result<()> {
+    let PlayOptions { human, watch, max_plies, think, engine } = *options;
     let mut vm = start(config, game, after)?;
     vm.game.think = std::time::Duration::from_secs_f64(think.max(0.0));
+    if let Some(name) = engine {
+        let engine = match name {
+            "random" => Engine::Random,
+            "first" => Engine::First,
+            _ => Engine::Default,
+        };
+        for p in &mut vm.game.players {
+            p.engine = engine;
+        }
+    }
     let colour = std::io::stdout().is_terminal();
     let human = if watch {
         None

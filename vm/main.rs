@@ -109,6 +109,9 @@ enum Command {
         /// Seconds the built-in search engine thinks per move
         #[arg(long, default_value_t = 1.0)]
         think: f64,
+        /// Every engine player uses this engine instead of the file's: random, first or search
+        #[arg(long, value_parser = ["random", "first", "search"])]
+        engine: Option<String>,
         #[command(flatten)]
         after: After,
     },
@@ -170,8 +173,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_cli::perft(config, &game, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
         Command::Bench { game, depth, runs } => game_cli::bench(config, &game, depth, runs).map(|_| ExitCode::SUCCESS),
-        Command::Play { game, human, watch, max_plies, think, after } => {
-            game_cli::play(config, &game, human.as_deref(), watch, max_plies, think, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
+        Command::Play { game, human, watch, max_plies, think, engine, after } => {
+            let options = game_cli::PlayOptions { human: human.as_deref(), watch, max_plies, think, engine: engine.as_deref() };
+            game_cli::play(config, &game, &options, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
     }
 }
