@@ -181,6 +181,20 @@ impl Vm {
                     pop!();
                 }};
             }
+            // A direction word: ( -- ? ) move `here` along `dir` (as the
+            // player whose moves are generated sees it) if there is a link.
+            macro_rules! walk {
+                ($dir:expr) => {{
+                    let dir = $dir;
+                    let g = &mut *self.game;
+                    let dir = g.board.resolve(player_index(g.gen.player), dir);
+                    let to = g.board.link(dir, g.gen.here);
+                    if to >= 0 {
+                        g.gen.here = to;
+                    }
+                    push!(flag!(to >= 0));
+                }};
+            }
             macro_rules! friend_or_enemy {
                 ($enemy:expr) => {{
                     if self.game.events.friends.is_some() {
@@ -306,16 +320,7 @@ impl Vm {
                     match self.dict.get(xt) {
                         // Direction tables + EXECUTE are the idiom of Axiom
                         // move words: step without a call frame.
-                        Some(w) if w.step.is_some() => {
-                            let dir = w.step.unwrap_or(0);
-                            let g = &mut *self.game;
-                            let dir = g.board.resolve(player_index(g.gen.player), dir);
-                            let to = g.board.link(dir, g.gen.here);
-                            if to >= 0 {
-                                g.gen.here = to;
-                            }
-                            push!(flag!(to >= 0));
-                        }
+                        Some(w) if w.step.is_some() => walk!(w.step.unwrap_or(0)),
                         Some(w) => call!(w.entry),
                         None if xt >= crate::game::play::MOVE_XT_BASE => {
                             sync!();
@@ -769,15 +774,7 @@ impl Vm {
                 }
 
                 // ---- the game layer ----
-                Op::GStep(dir) => {
-                    let g = &mut *self.game;
-                    let dir = g.board.resolve(player_index(g.gen.player), dir);
-                    let to = g.board.link(dir, g.gen.here);
-                    if to >= 0 {
-                        g.gen.here = to;
-                    }
-                    push!(flag!(to >= 0));
-                }
+                Op::GStep(dir) => walk!(dir),
                 Op::GHere => push!(self.game.gen.here),
                 Op::GFrom => push!(self.game.gen.from),
                 Op::GBack => self.game.gen.here = self.game.gen.from,
