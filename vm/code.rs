@@ -117,13 +117,10 @@ impl Code {
         }
     }
 
-    /// Instruction fetch for the inner loop.
+    /// Where the instructions start, for the inner loop (valid until the
+    /// next `push`).
     #[inline(always)]
-    pub fn fetch(&self, ip: Addr) -> Op {
-        debug_assert!((ip as usize) < self.ops.len());
-        // SAFETY: see the module invariant: every ip the inner loop reaches
-        // is an entry or target (each <= next_addr() < len), or the
-        // successor of a non-final instruction (< len).
-        unsafe { *self.ops.get_unchecked(ip as usize) }
+    pub fn ops_ptr(&self) -> *const Op {
+        self.ops.as_ptr()
     }
 }

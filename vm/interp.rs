@@ -88,13 +88,28 @@ impl Vm {
     }
 
     #[inline(never)]
-    fn dispatch(&mut self, mut ip: Addr) -> VmResult<()> {
+    fn dispatch(&mut self, entry: Addr) -> VmResult<()> {
+        // The hot state lives in locals, and the code and the three stacks
+        // are reached through raw pointers held in locals too: reading
+        // them through `self` on every instruction would cost a load each
+        // time, since LLVM cannot prove that stores through the stacks
+        // leave `self` alone. The pointers are re-derived (`reload!`)
+        // after anything that takes `&mut self`, which may grow the code
+        // vector. Every stack index is cast to `u16` and every stack has
+        // `STACK_CELLS` = 2^16 entries, so no stack access can leave its
+        // allocation whatever the script does; code addresses obey the
+        // invariant in `code.rs`.
+        let mut ip = entry as usize;
         let mut tos = self.tos;
         let mut d = self.depth;
         let mut fp = self.fp;
         let mut rp = self.rdepth;
         let max_d = self.config.stack_depth;
         let max_r = self.config.return_depth;
+        let mut ops = self.code.ops_ptr();
+        let mut ds = self.ds.as_mut_ptr();
+        let mut rs = self.rs.as_mut_ptr();
+        let mut frames = self.frames.as_mut_ptr();
 
         macro_rules! sync {
             () => {{
@@ -110,6 +125,10 @@ impl Vm {
                 d = self.depth;
                 fp = self.fp;
                 rp = self.rdepth;
+                ops = self.code.ops_ptr();
+                ds = self.ds.as_mut_ptr();
+                rs = self.rs.as_mut_ptr();
+                frames = self.frames.as_mut_ptr();
             }};
         }
         let failure: ErrorKind = 'run: loop {
@@ -129,7 +148,8 @@ impl Vm {
             }
             macro_rules! at {
                 ($i:expr) => {
-                    self.ds[($i) as u16 as usize]
+                    // SAFETY: a u16 index is in bounds of the 2^16-cell stack.
+                    *unsafe { &mut *ds.add(($i) as u16 as usize) }
                 };
             }
             macro_rules! push {
@@ -203,7 +223,7 @@ impl Vm {
                         let result = crate::game::generate::friend_or_enemy(self, $enemy);
                         reload!();
                         if let Err(e) = result {
-                            return Err(self.error_at(ip - 1, e));
+                            return Err(self.error_at((ip - 1) as Addr, e));
                         }
                     } else {
                         let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
@@ -235,9 +255,10 @@ impl Vm {
                     if fp >= max_r {
                         fail!(ErrorKind::ReturnStackOverflow { limit: max_r })
                     }
-                    self.frames[fp as u16 as usize] = Frame { ret: ip, rdepth: rp };
+                    // SAFETY: as for `at!`.
+                    unsafe { *frames.add(fp as u16 as usize) = Frame { ret: ip as Addr, rdepth: rp } };
                     fp += 1;
-                    ip = $target;
+                    ip = $target as usize;
                 }};
             }
             macro_rules! rneed {
@@ -249,12 +270,13 @@ impl Vm {
             }
             macro_rules! rat {
                 ($i:expr) => {
-                    self.rs[($i) as u16 as usize]
+                    // SAFETY: as for `at!`.
+                    *unsafe { &mut *rs.add(($i) as u16 as usize) }
                 };
             }
             macro_rules! jump {
                 ($t:expr) => {{
-                    let t = $t;
+                    let t = $t as usize;
                     if t < ip {
                         step!();
                     }
@@ -283,7 +305,9 @@ impl Vm {
                 }};
             }
 
-            let op = self.code.fetch(ip);
+            // SAFETY: `ip` is an entry, a jump target or the successor of
+            // an instruction that is not the final `Exit` (code.rs).
+            let op = unsafe { *ops.add(ip) };
             ip += 1;
             match op {
                 Op::Lit(n) => push!(n),
@@ -293,13 +317,14 @@ impl Vm {
                         fail!(ErrorKind::ReturnStackUnderflow)
                     }
                     fp -= 1;
-                    let f = self.frames[fp as u16 as usize];
+                    // SAFETY: as for `at!`.
+                    let f = unsafe { *frames.add(fp as u16 as usize) };
                     rp = f.rdepth;
                     if f.ret == HOST_RETURN {
                         sync!();
                         return Ok(());
                     }
-                    ip = f.ret;
+                    ip = f.ret as usize;
                 }
                 Op::Jump(t) => jump!(t),
                 Op::JumpIfZero(t) => {
@@ -327,7 +352,7 @@ impl Vm {
                             let result = self.execute_move_xt(xt);
                             reload!();
                             if let Err(e) = result {
-                                return Err(self.error_at(ip - 1, e));
+                                return Err(self.error_at((ip - 1) as Addr, e));
                             }
                         }
                         None => fail!(ErrorKind::NotAnXt(xt)),
@@ -359,10 +384,10 @@ impl Vm {
                         }
                         if e.is_located() {
                             let mut e = e;
-                            self.trace_site(&mut e, ip - 1);
+                            self.trace_site(&mut e, (ip - 1) as Addr);
                             return Err(e);
                         }
-                        return Err(self.error_at(ip - 1, e));
+                        return Err(self.error_at((ip - 1) as Addr, e));
                     }
                 }
                 Op::DoesSet(target) => {
@@ -381,7 +406,7 @@ impl Vm {
                     let r = self.compile_dynamic(xt);
                     reload!();
                     if let Err(e) = r {
-                        return Err(self.error_at(ip - 1, e));
+                        return Err(self.error_at((ip - 1) as Addr, e));
                     }
                 }
                 Op::DotQuote(a) => {
@@ -420,7 +445,7 @@ impl Vm {
                     let start = pop!();
                     let limit = pop!();
                     if start == limit {
-                        ip = t;
+                        ip = t as usize;
                     } else {
                         rat!(rp) = limit;
                         rat!(rp + 1) = start;
@@ -436,7 +461,7 @@ impl Vm {
                     } else {
                         rat!(r - 1) = i;
                         step!();
-                        ip = t;
+                        ip = t as usize;
                     }
                 }
                 Op::PlusLoop(t) => {
@@ -451,13 +476,13 @@ impl Vm {
                     } else {
                         rat!(r - 1) = rat!(r - 1).wrapping_add(n);
                         step!();
-                        ip = t;
+                        ip = t as usize;
                     }
                 }
                 Op::Leave(t) => {
                     rneed!(2);
                     rp -= 2;
-                    ip = t;
+                    ip = t as usize;
                 }
                 Op::Unloop => {
                     rneed!(2);
@@ -555,8 +580,12 @@ impl Vm {
                     pop!();
                     if u > 0 {
                         at!(d) = tos;
-                        let lo = (d - u as u32) as usize;
-                        self.ds[lo..=d as usize].rotate_left(1);
+                        let lo = d - u as u32;
+                        let bottom = at!(lo);
+                        for i in lo..d {
+                            at!(i) = at!(i + 1);
+                        }
+                        at!(d) = bottom;
                         tos = at!(d);
                     }
                 }
@@ -905,6 +934,6 @@ impl Vm {
             }
         };
         sync!();
-        Err(self.error_at(ip - 1, VmError::new(failure)))
+        Err(self.error_at((ip - 1) as Addr, VmError::new(failure)))
     }
 }
