@@ -109,6 +109,17 @@ impl Code {
         v
     }
 
+    /// Removes `n` instructions at `at`, moving the ones after them down.
+    /// Only for code no address has been taken of (after the compiler's
+    /// fuse barrier); the sentinel `Exit` stays last.
+    pub fn remove(&mut self, at: Addr, n: u32) {
+        let (at, end) = (at as usize, (at + n) as usize);
+        if end < self.ops.len() {
+            self.ops.drain(at..end);
+            self.info.drain(at..end);
+        }
+    }
+
     /// Replaces an instruction. Jump targets must satisfy the invariant.
     pub fn set(&mut self, a: Addr, op: Op) {
         debug_assert!(op.target().is_none_or(|t| t <= self.next_addr()));

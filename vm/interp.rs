@@ -313,9 +313,8 @@ impl Vm {
                 Op::Lit(n) => push!(n),
                 Op::Call(a) => call!(a),
                 Op::Exit => {
-                    if fp == 0 {
-                        fail!(ErrorKind::ReturnStackUnderflow)
-                    }
+                    // `run_frame` put a HOST_RETURN frame under every frame
+                    // this loop pushes, so `fp` never gets below it.
                     fp -= 1;
                     // SAFETY: as for `at!`.
                     let f = unsafe { *frames.add(fp as u16 as usize) };
@@ -419,10 +418,6 @@ impl Vm {
                         let text = String::from_utf8_lossy(mem!(self.mem.counted(a as i32))).into_owned();
                         fail!(ErrorKind::Abort(text))
                     }
-                }
-                Op::IndexCells(base) => {
-                    need!(1);
-                    tos = (base as i32).wrapping_add(tos.wrapping_mul(4));
                 }
 
                 // ---- loops and the return stack ----
@@ -851,6 +846,7 @@ impl Vm {
                     need!(1);
                     tos = tos.wrapping_mul(n);
                 }
+                Op::LitMulAdd(n) => binary!(|a, b| a.wrapping_add(b.wrapping_mul(n))),
                 Op::LitEq(n) => {
                     need!(1);
                     tos = flag!(tos == n);
@@ -912,6 +908,48 @@ impl Vm {
                     mem!(self.mem.cstore(tos.wrapping_add(n), at!(d - 1)));
                     d -= 2;
                     tos = at!(d);
+                }
+                Op::CellsLit(n) => {
+                    need!(1);
+                    tos = tos.wrapping_mul(4).wrapping_add(n);
+                }
+                Op::FetchCell(n) => {
+                    need!(1);
+                    tos = mem!(self.mem.fetch(tos.wrapping_mul(4).wrapping_add(n)));
+                }
+                Op::StoreCell(n) => {
+                    need!(2);
+                    mem!(self.mem.store(tos.wrapping_mul(4).wrapping_add(n), at!(d - 1)));
+                    d -= 2;
+                    tos = at!(d);
+                }
+                Op::ILit(n) => {
+                    rneed!(2);
+                    push!(rat!(rp - 1).wrapping_add(n))
+                }
+                Op::ICell(n) => {
+                    rneed!(2);
+                    push!(rat!(rp - 1).wrapping_mul(4).wrapping_add(n))
+                }
+                Op::IFetchCell(n) => {
+                    rneed!(2);
+                    push!(mem!(self.mem.fetch(rat!(rp - 1).wrapping_mul(4).wrapping_add(n))))
+                }
+                Op::IStoreCell(n) => {
+                    need!(1);
+                    rneed!(2);
+                    mem!(self.mem.store(rat!(rp - 1).wrapping_mul(4).wrapping_add(n), tos));
+                    pop!();
+                }
+                Op::ICFetch(n) => {
+                    rneed!(2);
+                    push!(mem!(self.mem.cfetch(rat!(rp - 1).wrapping_add(n))))
+                }
+                Op::ICStore(n) => {
+                    need!(1);
+                    rneed!(2);
+                    mem!(self.mem.cstore(rat!(rp - 1).wrapping_add(n), tos));
+                    pop!();
                 }
                 Op::JumpIfNonZero(t) => {
                     need!(1);

@@ -38,8 +38,6 @@ pub enum Op {
     DotQuote(u32),
     /// `ABORT"`: ( f -- ) abort with the counted string at this address.
     AbortQuote(u32),
-    /// `n [] name` arrays: ( i -- addr ) base + i cells.
-    IndexCells(u32),
 
     // ---- loops and the return stack ---------------------------------
     /// ( limit start -- ) R: ( -- limit start )
@@ -155,6 +153,8 @@ pub enum Op {
     LitAdd(i32),
     /// `n *`
     LitMul(i32),
+    /// `n * +`: ( a b -- a+b*n )
+    LitMulAdd(i32),
     /// `n =` `n <>` `n <` `n >`
     LitEq(i32),
     LitNe(i32),
@@ -177,6 +177,22 @@ pub enum Op {
     StoreOff(i32),
     CFetchOff(i32),
     CStoreOff(i32),
+    /// `CELLS n +` (also `1+ CELLS`, `n + CELLS`, and `n [] name` arrays):
+    /// ( i -- i*4+n )
+    CellsLit(i32),
+    /// `CELLS n + @` / `CELLS n + !`: a cell of the array at n.
+    FetchCell(i32),
+    StoreCell(i32),
+    /// `I n +`: ( -- I+n )
+    ILit(i32),
+    /// `I CELLS n +`: ( -- I*4+n )
+    ICell(i32),
+    /// `I CELLS n + @` / `!`: the loop index's cell of the array at n.
+    IFetchCell(i32),
+    IStoreCell(i32),
+    /// `n I + C@` / `C!`: the loop index's byte of the array at n.
+    ICFetch(i32),
+    ICStore(i32),
     /// `0= IF`: ( f -- ) jump when f is non-zero.
     JumpIfNonZero(Addr),
     /// `= IF` and friends: ( a b -- ) jump unless the comparison holds.
@@ -203,6 +219,31 @@ pub fn fuse(prev: Op, next: Op) -> Option<Op> {
         (Lit(n), Add) => LitAdd(n),
         (Lit(n), Sub) => LitAdd(n.wrapping_neg()),
         (LitAdd(a), LitAdd(b)) => LitAdd(a.wrapping_add(b)),
+        (Lit(a), LitAdd(b)) => Lit(a.wrapping_add(b)),
+        (Lit(a), LitMul(b)) => Lit(a.wrapping_mul(b)),
+        (LitMul(n), Add) => LitMulAdd(n),
+        // Array indexing: fold the scale and the offsets into one op.
+        (Cells, LitAdd(n)) => CellsLit(n),
+        (LitAdd(a), Cells) => CellsLit(a.wrapping_mul(4)),
+        (Inc, Cells) => CellsLit(4),
+        (Dec, Cells) => CellsLit(-4),
+        (CellsLit(a), LitAdd(b)) => CellsLit(a.wrapping_add(b)),
+        (CellsLit(n), Fetch) => FetchCell(n),
+        (CellsLit(n), Store) => StoreCell(n),
+        // The loop index as an operand.
+        (I, LitAdd(n)) | (Lit(n), IAdd) => ILit(n),
+        (I, Inc) => ILit(1),
+        (I, Dec) => ILit(-1),
+        (ILit(a), LitAdd(b)) => ILit(a.wrapping_add(b)),
+        (I, Cells) => ICell(0),
+        (I, CellsLit(n)) => ICell(n),
+        (ILit(a), Cells) => ICell(a.wrapping_mul(4)),
+        (ILit(a), CellsLit(n)) => ICell(a.wrapping_mul(4).wrapping_add(n)),
+        (ICell(a), LitAdd(b)) => ICell(a.wrapping_add(b)),
+        (ICell(n), Fetch) | (I, FetchCell(n)) => IFetchCell(n),
+        (ICell(n), Store) | (I, StoreCell(n)) => IStoreCell(n),
+        (ILit(n), CFetch) => ICFetch(n),
+        (ILit(n), CStore) => ICStore(n),
         (Lit(n), Mul) => LitMul(n),
         (Lit(n), Eq) => LitEq(n),
         (Lit(n), Ne) => LitNe(n),
@@ -356,23 +397,49 @@ impl Op {
             Lit(_) | Call(_) | Exit | Jump(_) | Deferred(_) | DoesSet(_) | CompileXt(_)
             | DotQuote(_) | Leave(_) | Unloop | I | J | K | RFrom | RFetch | Depth | Here
             | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) | GStep(_) | GHere | GFrom | GBack | GEmpty
-            | GNotEmpty | GFriend | GEnemy => 0,
+            | GNotEmpty | GFriend | GEnemy | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_) => 0,
             FetchOff(_) | CFetchOff(_) | JumpIfNonZero(_) | JumpUnlessLitEq(..) | JumpUnlessLitNe(..)
             | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..) => 1,
             StoreOff(_) | CStoreOff(_) | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_)
             | JumpUnlessGt(_) | JumpUnlessLe(_) | JumpUnlessGe(_) => 2,
             JumpIfZero(_) | DupJumpIfZero(_) | Execute | SetDefer(_) | AbortQuote(_)
-            | IndexCells(_) | PlusLoop(_) | ToR | Dup | Drop | QDup | Inc | Dec | Add2 | Sub2
+            | PlusLoop(_) | ToR | Dup | Drop | QDup | Inc | Dec | Add2 | Sub2
             | Mul2 | Div2 | Abs | Negate | ZeroEq | ZeroNe | ZeroLt | ZeroGt | Invert | Fetch
             | CFetch | IncMem | DecMem | On | Off | Allot | Comma | CComma | Cells | Count
             | LitAdd(_) | LitMul(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_) | StoreAt(_)
-            | IAdd | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GVerify => 1,
+            | IAdd | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GVerify | CellsLit(_)
+            | FetchCell(_) | IStoreCell(_) | ICStore(_) => 1,
             Do | QDo(_) | Swap | Over | Nip | Tuck | TwoDup | TwoDrop | Add | Sub | Mul | Div
             | Mod | DivMod | Min | Max | Eq | Ne | Lt | Gt | Le | Ge | ULt | And | Or | Xor
-            | LShift | RShift | Store | CStore | PlusStore | FetchAdd | CellsAdd | OverAdd => 2,
+            | LShift | RShift | Store | CStore | PlusStore | FetchAdd | CellsAdd | OverAdd
+            | StoreCell(_) | LitMulAdd(_) => 2,
             Rot | MinusRot | MulDiv | Fill | Move => 3,
             TwoSwap | TwoOver => 4,
         }
+    }
+
+    /// Pushes one cell and does nothing else but read (so two of them may
+    /// trade places).
+    pub fn only_pushes(self) -> bool {
+        use Op::*;
+        matches!(self, Lit(_) | I | J | K | FetchAt(_) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_))
+    }
+
+    /// Works on the data stack and data space only: no jumps, calls, or
+    /// return-stack use, so code may be moved across it.
+    pub fn is_pure_data(self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            Lit(_) | Dup | Drop | Swap | Over | Rot | MinusRot | Nip | Tuck | TwoDup | TwoDrop | TwoSwap
+                | TwoOver | Add | Sub | Mul | Div | Mod | DivMod | MulDiv | Inc | Dec | Add2 | Sub2 | Mul2
+                | Div2 | Abs | Negate | Min | Max | Eq | Ne | Lt | Gt | Le | Ge | ZeroEq | ZeroNe | ZeroLt
+                | ZeroGt | ULt | And | Or | Xor | Invert | LShift | RShift | Fetch | Store | CFetch | CStore
+                | PlusStore | IncMem | DecMem | On | Off | Cells | LitAdd(_) | LitMul(_) | LitEq(_) | LitNe(_)
+                | LitLt(_) | LitGt(_) | FetchAt(_) | StoreAt(_) | IncAt(_) | FetchAdd | CellsAdd | OverAdd
+                | FetchOff(_) | StoreOff(_) | CFetchOff(_) | CStoreOff(_) | CellsLit(_) | FetchCell(_)
+                | StoreCell(_) | LitMulAdd(_)
+        )
     }
 
     /// The target of a jump-like instruction, if any.
@@ -462,5 +529,14 @@ mod tests {
         assert_eq!(fuse(Op::Lit(3), Op::Sub), Some(Op::LitAdd(-3)));
         assert_eq!(fuse(Op::Lit(-4), Op::Fetch), None);
         assert_eq!(fuse(Op::Dup, Op::Add), None);
+        assert_eq!(fuse(Op::Lit(2), Op::LitAdd(3)), Some(Op::Lit(5)));
+    }
+
+    #[test]
+    fn array_indexing_folds_into_one_op() {
+        // `I 1+ CELLS DATA + @` with DATA at 100
+        let steps = [Op::Inc, Op::Cells, Op::LitAdd(100), Op::Fetch];
+        let folded = steps.iter().fold(Op::I, |prev, &next| fuse(prev, next).unwrap_or(Op::Exit));
+        assert_eq!(folded, Op::IFetchCell(104));
     }
 }

@@ -273,26 +273,142 @@ impl Vm {
         self.def.as_mut().ok_or_else(|| ErrorKind::CompileOnly(word.to_string()).into())
     }
 
-    /// Appends an instruction to the code being compiled, fusing it with
-    /// the previous one when a superinstruction exists. Returns the address
-    /// of the instruction that now holds it.
+    /// Appends an instruction to the code being compiled and optimizes the
+    /// straight-line code after the fuse barrier: pairs fuse into
+    /// superinstructions (repeatedly, so a fused op may fuse again with
+    /// the one before it), and longer idioms are rewritten. Returns the
+    /// address of the instruction that now holds it.
     pub fn emit(&mut self, op: Op, pos: Pos) -> Addr {
-        let at = self.code.next_addr();
-        if at > self.fuse_barrier {
-            let prev = self.code.op(at - 1);
-            if let Some(fused) = fuse(prev, op) {
-                self.code.set(at - 1, fused);
-                // `n @` fails at the `@`, not at the literal.
-                if matches!(prev, Op::Lit(_) | Op::LitAdd(_)) {
-                    if let Some(&info) = self.code.info(at - 1) {
-                        self.code.set_info(at - 1, OpInfo { pos, ..info });
-                    }
-                }
-                return at - 1;
+        let word = self.def.as_ref().map_or(0, |d| d.xt);
+        self.emit_with_info(op, OpInfo { pos, word, inlined: None })
+    }
+
+    fn emit_with_info(&mut self, op: Op, info: OpInfo) -> Addr {
+        let op = match op {
+            Op::RFrom => self.literal_through_return_stack().unwrap_or(op),
+            _ => op,
+        };
+        let mut at = self.code.push(op, info);
+        loop {
+            if let Some(shorter) = self.rewrite_idiom(at) {
+                at = shorter;
+                continue;
+            }
+            if at <= self.fuse_barrier {
+                break;
+            }
+            let (prev, next) = (self.code.op(at - 1), self.code.op(at));
+            let Some(fused) = fuse(prev, next) else { break };
+            // The fused op fails where the second part would have, unless
+            // the first is the one that can fail (`@ +` fails at the `@`).
+            let info = match prev {
+                Op::Lit(_) | Op::LitAdd(_) | Op::I | Op::ILit(_) | Op::ICell(_) | Op::Cells | Op::CellsLit(_) => self.code.info(at).copied(),
+                _ => self.code.info(at - 1).copied(),
+            };
+            self.code.remove(at, 1);
+            at -= 1;
+            self.code.set(at, fused);
+            if let Some(info) = info {
+                self.code.set_info(at, info);
             }
         }
-        let word = self.def.as_ref().map_or(0, |d| d.xt);
-        self.code.push(op, OpInfo { pos, word, inlined: None })
+        // Nothing may fuse into a jump or move it: its address is recorded
+        // (IF, WHILE) and its target is fixed.
+        let last = self.code.op(at);
+        if last.target().is_some() || last == Op::Exit {
+            self.fuse_barrier = self.code.next_addr();
+        }
+        at
+    }
+
+    /// Rewrites an idiom ending at `at` (the last instruction) into fewer
+    /// instructions; returns the new last address.
+    fn rewrite_idiom(&mut self, at: Addr) -> Option<Addr> {
+        use Op::*;
+        let window = |n: u32| -> Option<Vec<Op>> {
+            (at + 1 >= self.fuse_barrier + n).then(|| (at + 1 - n..=at).map(|a| self.code.op(a)).collect())
+        };
+        // `a b SWAP` where a and b only push: `b a`.
+        if let Some([a, b, Swap]) = window(3).as_deref() {
+            if a.only_pushes() && b.only_pushes() {
+                let (a, b) = (*a, *b);
+                let info = (self.code.info(at - 2).copied(), self.code.info(at - 1).copied());
+                self.code.remove(at, 1);
+                self.code.set(at - 2, b);
+                self.code.set(at - 1, a);
+                if let (Some(ia), Some(ib)) = info {
+                    self.code.set_info(at - 2, ib);
+                    self.code.set_info(at - 1, ia);
+                }
+                return Some(at - 1);
+            }
+        }
+        // `DUP @ 1+ SWAP !` is `++` (and `1-` is `--`).
+        let replacement = match window(5)?[..] {
+            [Dup, Fetch, Inc, Swap, Store] => IncMem,
+            [Dup, Fetch, Dec, Swap, Store] => DecMem,
+            _ => return None,
+        };
+        let first = at - 4;
+        self.code.remove(first + 1, 4);
+        self.code.set(first, replacement);
+        Some(first)
+    }
+
+    /// `n >R ... R>` where the code between leaves the return stack alone
+    /// and calls nothing: drop the `n >R` and give `n` instead of `R>`.
+    fn literal_through_return_stack(&mut self) -> Option<Op> {
+        use Op::*;
+        let end = self.code.next_addr();
+        let mut a = end;
+        while a > self.fuse_barrier {
+            a -= 1;
+            match self.code.op(a) {
+                ToR => {
+                    let Lit(n) = self.code.op(a.checked_sub(1)?) else { return None };
+                    if a - 1 < self.fuse_barrier {
+                        return None;
+                    }
+                    // What was between may now fuse with what was before.
+                    let between: Vec<(Op, OpInfo)> =
+                        (a + 1..end).filter_map(|b| Some((self.code.op(b), *self.code.info(b)?))).collect();
+                    self.code.remove(a - 1, end - (a - 1));
+                    for (op, info) in between {
+                        self.emit_with_info(op, info);
+                    }
+                    return Some(Lit(n));
+                }
+                op if op.is_pure_data() => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Ends `BEGIN cond WHILE body REPEAT`. A short condition is copied
+    /// to the end of the body with the opposite branch back into the
+    /// body, so each turn of the loop takes one jump instead of two.
+    pub fn close_while_loop(&mut self, begin: Addr, exit: Addr) {
+        let test = self.code.op(exit);
+        let straight = (begin..exit).all(|a| {
+            let op = self.code.op(a);
+            op.target().is_none() && op != Op::Exit
+        });
+        match test.inverted_branch() {
+            Some(back) if straight && exit - begin <= 6 => {
+                for a in begin..exit {
+                    if let Some(&info) = self.code.info(a) {
+                        self.emit_with_info(self.code.op(a), info);
+                    }
+                }
+                if let Some(&info) = self.code.info(exit) {
+                    self.emit_with_info(back.with_target(exit + 1), info);
+                }
+            }
+            _ => {
+                self.emit_plain(Op::Jump(begin), self.token_pos());
+            }
+        }
     }
 
     /// Emits without fusion (for instructions whose address is recorded).
@@ -333,7 +449,7 @@ impl Vm {
                 self.emit(Op::Lit(a as i32), pos);
             }
             WordKind::Array { base } => {
-                self.emit(Op::IndexCells(base), pos);
+                self.emit(Op::CellsLit(base as i32), pos);
             }
             WordKind::Deferred(slot) => {
                 self.emit(Op::Deferred(slot), pos);
@@ -349,11 +465,8 @@ impl Vm {
                 for a in w.entry..w.end - 1 {
                     let op = self.code.op(a);
                     let Some(&src) = self.code.info(a) else { continue };
-                    let at = self.emit(op, src.pos);
-                    if at + 1 == self.code.next_addr() {
-                        let chain = self.code.inline_chain(src.inlined, caller, pos);
-                        self.code.set_info(at, OpInfo { pos: src.pos, word: src.word, inlined: Some(chain) });
-                    }
+                    let chain = self.code.inline_chain(src.inlined, caller, pos);
+                    self.emit_with_info(op, OpInfo { inlined: Some(chain), ..src });
                 }
             }
             WordKind::Colon => {
@@ -493,6 +606,10 @@ impl Vm {
         for a in start..end {
             let op = self.code.op(a);
             let Some(mut t) = op.target() else { continue };
+            if matches!(op, Op::Jump(_)) && self.code.op(t) == Op::Exit && t < end {
+                self.code.set(a, Op::Exit);
+                continue;
+            }
             for _ in 0..8 {
                 match self.code.op(t) {
                     Op::Jump(next) if next != t && (start..end).contains(&t) => t = next,

@@ -189,7 +189,7 @@ pub fn register(vm: &mut Vm) {
             let Some(Control::While { begin, exit }) = vm.definition("REPEAT")?.control.pop() else {
                 return Err(ErrorKind::ControlFlow("REPEAT without BEGIN ... WHILE".into()).into());
             };
-            vm.emit_plain(Op::Jump(begin), vm.token_pos());
+            vm.close_while_loop(begin, exit);
             let here = vm.label();
             vm.patch(exit, here);
             Ok(())
@@ -455,7 +455,7 @@ impl Vm {
     pub fn add_cell_array(&mut self, name: &[u8], n: i32) -> VmResult<()> {
         let bytes = n.checked_mul(4).filter(|b| *b >= 0).ok_or(ErrorKind::DataSpaceExhausted { wanted: n as i64 * 4, free: 0 })?;
         let base = self.mem.allot_cells_zeroed(bytes)?;
-        self.add_thunk_word(name, WordKind::Array { base }, &[Op::IndexCells(base), Op::Exit]);
+        self.add_thunk_word(name, WordKind::Array { base }, &[Op::CellsLit(base as i32), Op::Exit]);
         Ok(())
     }
 

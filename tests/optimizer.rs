@@ -1,0 +1,126 @@
+//! The compiler's optimizer (superinstructions, idiom rewriting, literals
+//! moved through `>R ... R>`, rotated WHILE loops) must not change what a
+//! program does. Each random definition is compiled twice: as written,
+//! and with every primitive called through `['] word EXECUTE`, which
+//! nothing fuses. Both must leave the same stack and memory, or fail
+//! with the same kind of error.
+
+use axforth::dictionary::WordKind;
+use axforth::{Config, Vm};
+use proptest::prelude::*;
+use proptest::sample::select;
+
+const BUF_CELLS: i32 = 16;
+
+fn new_vm() -> Vm {
+    let config = Config { stack_depth: 256, return_depth: 256, data_space: 64 * 1024, max_steps: Some(20_000), seed: Some(1), ..Config::default() };
+    let mut vm = Vm::new(config).expect("creating a VM");
+    vm.capture_output();
+    vm.run_text("setup", format!("CREATE BUF {} ALLOT  VARIABLE V", BUF_CELLS * 4).as_bytes()).expect("setup");
+    vm
+}
+
+/// Straight-line pieces, chosen to hit the fusion rules and their edges:
+/// literals before arithmetic and memory words, array indexing, the loop
+/// index, `DUP @ 1+ SWAP !`, and pushes before SWAP.
+const ATOMS: &[&str] = &[
+    "0", "1", "2", "3", "7", "-1", "-4", "BUF", "V", "DUP", "DROP", "SWAP", "OVER", "ROT", "NIP", "TUCK",
+    "2DUP", "2DROP", "+", "-", "*", "AND", "OR", "XOR", "1+", "1-", "2*", "NEGATE", "=", "<>", "<", ">",
+    "0=", "CELLS", "@", "!", "C@", "C!", "+!", "++", "--", "3 AND", "15 AND", "15 AND CELLS BUF +",
+    "7 AND BUF +", "V @", "V !", "V ++", "DUP @ 1+ SWAP !", "DUP @ 1- SWAP !", "BUF + @", "BUF + !",
+    "CELLS BUF + @", "CELLS BUF + !", "2 * +", "5 +", "3 -", "4 *", "9 =", "2 <", "6 >", "1+ CELLS",
+    "1- CELLS", "2 + CELLS", "CELLS 4 +", "CELLS 4 + 8 +", "2 3 +", "2 3 *", "1 2 SWAP", "V @ V @ SWAP",
+];
+
+/// Pieces that only make sense inside a DO loop.
+const LOOP_ATOMS: &[&str] = &[
+    "I", "I 1+", "I 1-", "I 2 +", "I CELLS", "I CELLS BUF +", "I CELLS BUF + @", "I CELLS BUF + !",
+    "I 1+ CELLS BUF + @", "I 1+ CELLS BUF + !", "BUF I + C@", "BUF I + C!", "I +", "I SWAP", "3 I SWAP",
+];
+
+fn block(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
+    let atoms: Vec<&'static str> = if in_loop { ATOMS.iter().chain(LOOP_ATOMS).copied().collect() } else { ATOMS.to_vec() };
+    let atom = select(atoms).prop_map(str::to_string);
+    if depth == 0 {
+        return proptest::collection::vec(atom, 1..8).prop_map(|v| v.join(" ")).boxed();
+    }
+    let inner = block(depth - 1, in_loop);
+    let inner_loop = block(depth - 1, true);
+    let piece = prop_oneof![
+        6 => atom,
+        1 => inner.clone().prop_map(|b| format!("IF {b} THEN")),
+        1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("IF {a} ELSE {b} THEN")),
+        1 => inner.clone().prop_map(|b| format!("7 >R {b} R> +")),
+        1 => inner.clone().prop_map(|b| format!(">R {b} R>")),
+        1 => (1..5i32, inner_loop).prop_map(|(n, b)| format!("{n} 0 DO {b} LOOP")),
+        1 => inner.prop_map(|b| format!("3 BEGIN DUP 0> WHILE {b} 1- REPEAT DROP")),
+    ];
+    proptest::collection::vec(piece, 1..6).prop_map(|v| v.join(" ")).boxed()
+}
+
+/// The same program with each primitive word run through EXECUTE.
+fn unfused(vm: &Vm, program: &str) -> String {
+    // `>R` and `R>` through EXECUTE would act on the thunk's own return
+    // stack frame, so they stay as they are.
+    const CONTROL: &[&str] = &["IF", "ELSE", "THEN", "DO", "LOOP", "BEGIN", "WHILE", "REPEAT", "BUF", "V", ">R", "R>"];
+    program
+        .split_whitespace()
+        .map(|t| {
+            let is_number = t.parse::<i32>().is_ok();
+            let primitive = vm.dict.find(t.as_bytes()).is_some_and(|xt| matches!(vm.dict.word(xt).kind, WordKind::Primitive(_)));
+            if is_number || CONTROL.contains(&t) || !primitive {
+                t.to_string()
+            } else {
+                format!("['] {t} EXECUTE")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs `: T <body> ; 1 2 3 T` and returns the stack and the buffers, or
+/// the error's code.
+fn outcome(body: &str) -> Result<(Vec<i32>, Vec<i32>), String> {
+    let mut vm = new_vm();
+    let text = format!(": T {body} ;\n1 2 3 T");
+    let result = vm.run_text("t", text.as_bytes());
+    match result {
+        Err(e) => Err(e.code().to_string()),
+        Ok(()) => {
+            let mut mem = Vec::new();
+            for i in 0..BUF_CELLS + 2 {
+                vm.run_text("m", format!("BUF {} + @", i * 4).as_bytes()).map_err(|e| e.code().to_string())?;
+                mem.push(vm.pop().map_err(|e| e.code().to_string())?);
+            }
+            Ok((vm.stack(), mem))
+        }
+    }
+}
+
+fn proptest_config() -> ProptestConfig {
+    let cases = std::env::var("AXFORTH_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256);
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    #[test]
+    fn optimized_code_does_what_the_words_say(body in block(2, false)) {
+        let reference = unfused(&new_vm(), &body);
+        let fast = outcome(&body);
+        let slow = outcome(&reference);
+        // The step budget counts calls, and EXECUTE calls: only compare
+        // runs that the budget did not cut short.
+        let budget = |r: &Result<_, String>| matches!(r, Err(code) if code == "step-limit");
+        if !budget(&fast) && !budget(&slow) {
+            prop_assert_eq!(fast, slow, "\n  optimized: {}\n  reference: {}", body, reference);
+        }
+    }
+}
+
+#[test]
+fn the_reference_really_is_unfused() {
+    let vm = new_vm();
+    assert_eq!(unfused(&vm, "I CELLS BUF + @ 5 +"), "['] I EXECUTE ['] CELLS EXECUTE BUF ['] + EXECUTE ['] @ EXECUTE 5 ['] + EXECUTE");
+}
