@@ -53,7 +53,9 @@ fn block(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
         1 => inner.clone().prop_map(|b| format!("7 >R {b} R> +")),
         1 => inner.clone().prop_map(|b| format!(">R {b} R>")),
         1 => (1..5i32, inner_loop).prop_map(|(n, b)| format!("{n} 0 DO {b} LOOP")),
-        1 => inner.prop_map(|b| format!("3 BEGIN DUP 0> WHILE {b} 1- REPEAT DROP")),
+        1 => inner.clone().prop_map(|b| format!("3 BEGIN DUP 0> WHILE {b} 1- REPEAT DROP")),
+        1 => inner.clone().prop_map(|b| format!("0 BEGIN DUP 3 < WHILE {b} 1+ REPEAT DROP")),
+        1 => (inner.clone(), inner).prop_map(|(a, b)| format!("DUP 2 < IF {a} ELSE {b} THEN")),
     ];
     proptest::collection::vec(piece, 1..6).prop_map(|v| v.join(" ")).boxed()
 }

@@ -295,6 +295,15 @@ impl Vm {
                     }
                 }};
             }
+            macro_rules! dup_literal_jump {
+                ($t:expr, |$a:ident| $cond:expr) => {{
+                    need!(1);
+                    let $a = tos;
+                    if !($cond) {
+                        jump!($t);
+                    }
+                }};
+            }
             macro_rules! literal_jump {
                 ($t:expr, |$a:ident| $cond:expr) => {{
                     need!(1);
@@ -969,6 +978,12 @@ impl Vm {
                 Op::JumpUnlessLitGt(n, t) => literal_jump!(t, |a| a > n as i32),
                 Op::JumpUnlessLitLe(n, t) => literal_jump!(t, |a| a <= n as i32),
                 Op::JumpUnlessLitGe(n, t) => literal_jump!(t, |a| a >= n as i32),
+                Op::DupJumpUnlessLitEq(n, t) => dup_literal_jump!(t, |a| a == n as i32),
+                Op::DupJumpUnlessLitNe(n, t) => dup_literal_jump!(t, |a| a != n as i32),
+                Op::DupJumpUnlessLitLt(n, t) => dup_literal_jump!(t, |a| a < n as i32),
+                Op::DupJumpUnlessLitGt(n, t) => dup_literal_jump!(t, |a| a > n as i32),
+                Op::DupJumpUnlessLitLe(n, t) => dup_literal_jump!(t, |a| a <= n as i32),
+                Op::DupJumpUnlessLitGe(n, t) => dup_literal_jump!(t, |a| a >= n as i32),
             }
         };
         sync!();

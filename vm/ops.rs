@@ -209,6 +209,13 @@ pub enum Op {
     JumpUnlessLitGt(i16, Addr),
     JumpUnlessLitLe(i16, Addr),
     JumpUnlessLitGe(i16, Addr),
+    /// `DUP n = IF` and friends: ( a -- a ) jump unless a compares so with n.
+    DupJumpUnlessLitEq(i16, Addr),
+    DupJumpUnlessLitNe(i16, Addr),
+    DupJumpUnlessLitLt(i16, Addr),
+    DupJumpUnlessLitGt(i16, Addr),
+    DupJumpUnlessLitLe(i16, Addr),
+    DupJumpUnlessLitGe(i16, Addr),
 }
 
 /// What the peephole optimizer may fuse the last op with. `prev` is the
@@ -273,6 +280,12 @@ pub fn fuse(prev: Op, next: Op) -> Option<Op> {
         (LitNe(n), JumpIfZero(t)) => JumpUnlessLitNe(i16::try_from(n).ok()?, t),
         (LitLt(n), JumpIfZero(t)) => JumpUnlessLitLt(i16::try_from(n).ok()?, t),
         (LitGt(n), JumpIfZero(t)) => JumpUnlessLitGt(i16::try_from(n).ok()?, t),
+        (Dup, JumpUnlessLitEq(n, t)) => DupJumpUnlessLitEq(n, t),
+        (Dup, JumpUnlessLitNe(n, t)) => DupJumpUnlessLitNe(n, t),
+        (Dup, JumpUnlessLitLt(n, t)) => DupJumpUnlessLitLt(n, t),
+        (Dup, JumpUnlessLitGt(n, t)) => DupJumpUnlessLitGt(n, t),
+        (Dup, JumpUnlessLitLe(n, t)) => DupJumpUnlessLitLe(n, t),
+        (Dup, JumpUnlessLitGe(n, t)) => DupJumpUnlessLitGe(n, t),
         _ => return None,
     })
 }
@@ -399,7 +412,9 @@ impl Op {
             | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) | GStep(_) | GHere | GFrom | GBack | GEmpty
             | GNotEmpty | GFriend | GEnemy | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_) => 0,
             FetchOff(_) | CFetchOff(_) | JumpIfNonZero(_) | JumpUnlessLitEq(..) | JumpUnlessLitNe(..)
-            | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..) => 1,
+            | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..)
+            | DupJumpUnlessLitEq(..) | DupJumpUnlessLitNe(..) | DupJumpUnlessLitLt(..)
+            | DupJumpUnlessLitGt(..) | DupJumpUnlessLitLe(..) | DupJumpUnlessLitGe(..) => 1,
             StoreOff(_) | CStoreOff(_) | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_)
             | JumpUnlessGt(_) | JumpUnlessLe(_) | JumpUnlessGe(_) => 2,
             JumpIfZero(_) | DupJumpIfZero(_) | Execute | SetDefer(_) | AbortQuote(_)
@@ -450,7 +465,9 @@ impl Op {
             | Leave(a) | JumpIfNonZero(a) | JumpUnlessEq(a) | JumpUnlessNe(a) | JumpUnlessLt(a)
             | JumpUnlessGt(a) | JumpUnlessLe(a) | JumpUnlessGe(a) | JumpUnlessLitEq(_, a)
             | JumpUnlessLitNe(_, a) | JumpUnlessLitLt(_, a) | JumpUnlessLitGt(_, a)
-            | JumpUnlessLitLe(_, a) | JumpUnlessLitGe(_, a) => Some(a),
+            | JumpUnlessLitLe(_, a) | JumpUnlessLitGe(_, a) | DupJumpUnlessLitEq(_, a)
+            | DupJumpUnlessLitNe(_, a) | DupJumpUnlessLitLt(_, a) | DupJumpUnlessLitGt(_, a)
+            | DupJumpUnlessLitLe(_, a) | DupJumpUnlessLitGe(_, a) => Some(a),
             _ => None,
         }
     }
@@ -478,6 +495,12 @@ impl Op {
             JumpUnlessLitGt(n, _) => JumpUnlessLitGt(n, a),
             JumpUnlessLitLe(n, _) => JumpUnlessLitLe(n, a),
             JumpUnlessLitGe(n, _) => JumpUnlessLitGe(n, a),
+            DupJumpUnlessLitEq(n, _) => DupJumpUnlessLitEq(n, a),
+            DupJumpUnlessLitNe(n, _) => DupJumpUnlessLitNe(n, a),
+            DupJumpUnlessLitLt(n, _) => DupJumpUnlessLitLt(n, a),
+            DupJumpUnlessLitGt(n, _) => DupJumpUnlessLitGt(n, a),
+            DupJumpUnlessLitLe(n, _) => DupJumpUnlessLitLe(n, a),
+            DupJumpUnlessLitGe(n, _) => DupJumpUnlessLitGe(n, a),
             other => other,
         }
     }
@@ -500,6 +523,12 @@ impl Op {
             JumpUnlessLitGe(n, a) => JumpUnlessLitLt(n, a),
             JumpUnlessLitGt(n, a) => JumpUnlessLitLe(n, a),
             JumpUnlessLitLe(n, a) => JumpUnlessLitGt(n, a),
+            DupJumpUnlessLitEq(n, a) => DupJumpUnlessLitNe(n, a),
+            DupJumpUnlessLitNe(n, a) => DupJumpUnlessLitEq(n, a),
+            DupJumpUnlessLitLt(n, a) => DupJumpUnlessLitGe(n, a),
+            DupJumpUnlessLitGt(n, a) => DupJumpUnlessLitLe(n, a),
+            DupJumpUnlessLitLe(n, a) => DupJumpUnlessLitGt(n, a),
+            DupJumpUnlessLitGe(n, a) => DupJumpUnlessLitLt(n, a),
             _ => return None,
         })
     }

@@ -115,7 +115,9 @@ fn show(vm: &Vm, op: Op, start: u32) -> String {
                 let name = name.split('(').next().unwrap_or("?");
                 match other {
                     Op::JumpUnlessLitEq(n, _) | Op::JumpUnlessLitNe(n, _) | Op::JumpUnlessLitLt(n, _)
-                    | Op::JumpUnlessLitGt(n, _) | Op::JumpUnlessLitLe(n, _) | Op::JumpUnlessLitGe(n, _) => {
+                    | Op::JumpUnlessLitGt(n, _) | Op::JumpUnlessLitLe(n, _) | Op::JumpUnlessLitGe(n, _)
+                    | Op::DupJumpUnlessLitEq(n, _) | Op::DupJumpUnlessLitNe(n, _) | Op::DupJumpUnlessLitLt(n, _)
+                    | Op::DupJumpUnlessLitGt(n, _) | Op::DupJumpUnlessLitLe(n, _) | Op::DupJumpUnlessLitGe(n, _) => {
                         format!("{n} {name} -> {}", rel(t))
                     }
                     _ => format!("{name} -> {}", rel(t)),
