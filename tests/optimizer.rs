@@ -29,7 +29,8 @@ const ATOMS: &[&str] = &[
     "0=", "CELLS", "@", "!", "C@", "C!", "+!", "++", "--", "3 AND", "15 AND", "15 AND CELLS BUF +",
     "7 AND BUF +", "V @", "V !", "V ++", "DUP @ 1+ SWAP !", "DUP @ 1- SWAP !", "BUF + @", "BUF + !",
     "CELLS BUF + @", "CELLS BUF + !", "2 * +", "5 +", "3 -", "4 *", "9 =", "2 <", "6 >", "1+ CELLS",
-    "1- CELLS", "2 + CELLS", "CELLS 4 +", "CELLS 4 + 8 +", "2 3 +", "2 3 *", "1 2 SWAP", "V @ V @ SWAP",
+    "1- CELLS", "2 + CELLS", "V @ 1+ V !", "V @ 1- V !", "V @ 5 + V !", "V @ 3 - BUF !", "3 /", "3 MOD",
+    "-2 /", "-3 MOD", "0 /", "0 MOD", "/", "MOD", "CELLS 4 +", "CELLS 4 + 8 +", "2 3 +", "2 3 *", "1 2 SWAP", "V @ V @ SWAP",
 ];
 
 /// Pieces that only make sense inside a DO loop.

@@ -856,6 +856,18 @@ impl Vm {
                     tos = tos.wrapping_mul(n);
                 }
                 Op::LitMulAdd(n) => binary!(|a, b| a.wrapping_add(b.wrapping_mul(n))),
+                Op::LitDiv(n) => {
+                    need!(1);
+                    tos = tos.wrapping_div(n);
+                }
+                Op::LitMod(n) => {
+                    need!(1);
+                    tos = tos.wrapping_rem(n);
+                }
+                Op::AddAt(n, a) => {
+                    let v = mem!(self.mem.fetch(a as i32));
+                    mem!(self.mem.store(a as i32, v.wrapping_add(n as i32)));
+                }
                 Op::LitEq(n) => {
                     need!(1);
                     tos = flag!(tos == n);

@@ -155,6 +155,11 @@ pub enum Op {
     LitMul(i32),
     /// `n * +`: ( a b -- a+b*n )
     LitMulAdd(i32),
+    /// `n /`, `n MOD` with n not zero.
+    LitDiv(i32),
+    LitMod(i32),
+    /// `addr @ n + addr !` with a constant address: add n to the cell.
+    AddAt(i16, u32),
     /// `n =` `n <>` `n <` `n >`
     LitEq(i32),
     LitNe(i32),
@@ -252,6 +257,8 @@ pub fn fuse(prev: Op, next: Op) -> Option<Op> {
         (ILit(n), CFetch) => ICFetch(n),
         (ILit(n), CStore) => ICStore(n),
         (Lit(n), Mul) => LitMul(n),
+        (Lit(n), Div) if n != 0 => LitDiv(n),
+        (Lit(n), Mod) if n != 0 => LitMod(n),
         (Lit(n), Eq) => LitEq(n),
         (Lit(n), Ne) => LitNe(n),
         (Lit(n), Lt) => LitLt(n),
@@ -410,7 +417,7 @@ impl Op {
             Lit(_) | Call(_) | Exit | Jump(_) | Deferred(_) | DoesSet(_) | CompileXt(_)
             | DotQuote(_) | Leave(_) | Unloop | I | J | K | RFrom | RFetch | Depth | Here
             | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) | GStep(_) | GHere | GFrom | GBack | GEmpty
-            | GNotEmpty | GFriend | GEnemy | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_) => 0,
+            | GNotEmpty | GFriend | GEnemy | AddAt(..) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_) => 0,
             FetchOff(_) | CFetchOff(_) | JumpIfNonZero(_) | JumpUnlessLitEq(..) | JumpUnlessLitNe(..)
             | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..)
             | DupJumpUnlessLitEq(..) | DupJumpUnlessLitNe(..) | DupJumpUnlessLitLt(..)
@@ -422,7 +429,7 @@ impl Op {
             | Mul2 | Div2 | Abs | Negate | ZeroEq | ZeroNe | ZeroLt | ZeroGt | Invert | Fetch
             | CFetch | IncMem | DecMem | On | Off | Allot | Comma | CComma | Cells | Count
             | LitAdd(_) | LitMul(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_) | StoreAt(_)
-            | IAdd | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GVerify | CellsLit(_)
+            | IAdd | LitDiv(_) | LitMod(_) | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GVerify | CellsLit(_)
             | FetchCell(_) | IStoreCell(_) | ICStore(_) => 1,
             Do | QDo(_) | Swap | Over | Nip | Tuck | TwoDup | TwoDrop | Add | Sub | Mul | Div
             | Mod | DivMod | Min | Max | Eq | Ne | Lt | Gt | Le | Ge | ULt | And | Or | Xor
@@ -453,7 +460,7 @@ impl Op {
                 | PlusStore | IncMem | DecMem | On | Off | Cells | LitAdd(_) | LitMul(_) | LitEq(_) | LitNe(_)
                 | LitLt(_) | LitGt(_) | FetchAt(_) | StoreAt(_) | IncAt(_) | FetchAdd | CellsAdd | OverAdd
                 | FetchOff(_) | StoreOff(_) | CFetchOff(_) | CStoreOff(_) | CellsLit(_) | FetchCell(_)
-                | StoreCell(_) | LitMulAdd(_)
+                | StoreCell(_) | LitMulAdd(_) | LitDiv(_) | LitMod(_) | AddAt(..)
         )
     }
 

@@ -343,6 +343,21 @@ impl Vm {
                 return Some(at - 1);
             }
         }
+        // `v @ n + v !`: add to a variable in place.
+        if let Some([FetchAt(a), change, StoreAt(b)]) = window(3).as_deref() {
+            let n = match change {
+                Inc => Some(1),
+                Dec => Some(-1),
+                LitAdd(n) => i16::try_from(*n).ok(),
+                _ => None,
+            };
+            if let (Some(n), true) = (n, a == b) {
+                let op = if n == 1 { IncAt(*a) } else { AddAt(n, *a) };
+                self.code.remove(at - 1, 2);
+                self.code.set(at - 2, op);
+                return Some(at - 2);
+            }
+        }
         // `DUP @ 1+ SWAP !` is `++` (and `1-` is `--`).
         let replacement = match window(5)?[..] {
             [Dup, Fetch, Inc, Swap, Store] => IncMem,
