@@ -2,7 +2,9 @@
 //!
 //! Owns `Vm::run` (enter code from Rust and come back) and the dispatch
 //! loop. The top of the data stack lives in a local; the loop reads no
-//! names and allocates nothing. Every instruction checks the stack depth
+//! names and allocates nothing. The build (`.cargo/config.toml`) has LLVM
+//! copy the dispatch into every arm, so keep the loop head small: fetch,
+//! advance, match. Every instruction checks the stack depth
 //! it needs (one compare) so an underflow is a clean error naming the
 //! word; memory goes through the bounds-checked `Memory`.
 //!
