@@ -841,3 +841,12 @@ fn load_reports_errors_inside_the_loaded_file() {
     let text = format!("{e}");
     assert!(text.contains("main.4th"), "the trace should name the loading file:\n{text}");
 }
+
+#[test]
+fn a_definition_that_compiles_into_itself_while_it_runs() {
+    // FOO runs during its own compilation (its xt is X's plus one) and
+    // compiles `3 +` into its own tail, which the compiler fuses into one
+    // instruction right where FOO is about to continue.
+    let src = ": X ;  : FOO 3 COMPILE-LITERAL COMPILE + [ 4 ' X 1+ EXECUTE ] ;";
+    assert_eq!(stack(src), vec![7]);
+}

@@ -4,9 +4,12 @@
 //! Invariant (what makes unchecked instruction fetch sound): the vector
 //! always ends with an `Exit` that is never overwritten, and every address
 //! stored anywhere (word entries, jump and call targets) was at most
-//! `next_addr()` when it was made. Code only grows, so any address ever
-//! reached is in bounds, and falling off the end of code still being
-//! compiled hits the sentinel `Exit` instead of running past the end.
+//! `next_addr()` when it was made. Code only shrinks through `remove`,
+//! which the compiler uses only after its fuse barrier, where no entry or
+//! jump target points; the inner loop checks return addresses and clamps
+//! its `ip` after anything that may have compiled. So any address reached
+//! is in bounds, and falling off the end of code still being compiled
+//! hits the sentinel `Exit` instead of running past the end.
 
 use crate::lexer::Pos;
 use crate::ops::{Addr, Op};

@@ -128,6 +128,10 @@ impl Vm {
                 fp = self.fp;
                 rp = self.rdepth;
                 ops = self.code.ops_ptr();
+                // Native words may compile, and the compiler may shorten
+                // the code after its fuse barrier: never resume past the
+                // end (the sentinel `Exit` is at `next_addr`).
+                ip = ip.min(self.code.next_addr() as usize);
                 ds = self.ds.as_mut_ptr();
                 rs = self.rs.as_mut_ptr();
                 frames = self.frames.as_mut_ptr();
@@ -316,8 +320,10 @@ impl Vm {
                 }};
             }
 
-            // SAFETY: `ip` is an entry, a jump target or the successor of
-            // an instruction that is not the final `Exit` (code.rs).
+            // SAFETY: `ip` is an entry, a jump target, a checked return
+            // address, or the successor of an instruction that is not the
+            // final `Exit` (code.rs); `reload!` clamps it after anything
+            // that may have compiled.
             let op = unsafe { *ops.add(ip) };
             ip += 1;
             match op {
@@ -330,9 +336,16 @@ impl Vm {
                     // SAFETY: as for `at!`.
                     let f = unsafe { *frames.add(fp as u16 as usize) };
                     rp = f.rdepth;
-                    if f.ret == HOST_RETURN {
-                        sync!();
-                        return Ok(());
+                    // One compare for both rare cases: back to Rust, or a
+                    // return address past code that was shortened since.
+                    if f.ret >= self.code.next_addr() {
+                        if f.ret == HOST_RETURN {
+                            sync!();
+                            return Ok(());
+                        }
+                        if f.ret > self.code.next_addr() {
+                            fail!(ErrorKind::ControlFlow("return into a definition recompiled while it ran".into()))
+                        }
                     }
                     ip = f.ret as usize;
                 }
