@@ -119,13 +119,17 @@ proptest! {
         if budget(&fast) || budget(&slow) {
             return Ok(());
         }
-        // A superinstruction checks the stack depth of all its parts
-        // before doing any: where `@ +` meets one cell holding a bad
+        // Where both fail, the first error may differ in two ways that are
+        // not bugs: a superinstruction checks the stack depth of all its
+        // parts before doing any (where `@ +` meets one cell holding a bad
         // address, `@` alone fails on the address, the fused op on the
-        // depth. Both are errors at the same place; any other difference
-        // is a bug.
-        let underflow = |r: &Result<_, String>| matches!(r, Err(code) if code == "stack-underflow");
-        if fast.is_err() && slow.is_err() && (underflow(&fast) || underflow(&slow)) {
+        // depth), and the reference's `['] w EXECUTE` takes one more data
+        // stack cell and one more call frame, so at the limits it can
+        // overflow a little sooner or later. Any other difference is a bug.
+        let depth_error = |r: &Result<_, String>| {
+            matches!(r, Err(code) if ["stack-underflow", "stack-overflow", "return-stack-overflow"].contains(&code.as_str()))
+        };
+        if fast.is_err() && slow.is_err() && (depth_error(&fast) || depth_error(&slow)) {
             return Ok(());
         }
         prop_assert_eq!(fast, slow, "\n  optimized: {}\n  reference: {}", body, reference);
