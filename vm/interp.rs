@@ -16,7 +16,7 @@ use crate::error::{ErrorKind, VmError, VmResult};
 use crate::game::generate::player_index;
 use crate::game::{NEUTRAL, PLAYER_MASK};
 use crate::ops::{Addr, Op};
-use crate::vm::{Frame, Vm, HOST_RETURN};
+use crate::vm::{Frame, Stacks, Vm, HOST_RETURN};
 
 /// How deeply `run` may nest inside native words.
 pub const MAX_RUN_NESTING: u32 = 128;
@@ -60,13 +60,13 @@ impl Vm {
     }
 
     fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32) -> VmResult<()> {
-        self.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
+        self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
         let result = self.dispatch(entry);
         if let Err(mut e) = result {
             if !e.is_control() {
                 for i in (base + 1..self.fp).rev() {
-                    let site = self.frames[i as u16 as usize].ret.wrapping_sub(1);
+                    let site = self.stacks.frames[i as u16 as usize].ret.wrapping_sub(1);
                     self.trace_site(&mut e, site);
                 }
             }
@@ -91,8 +91,8 @@ impl Vm {
 
     #[inline(never)]
     fn dispatch(&mut self, entry: Addr) -> VmResult<()> {
-        // The hot state lives in locals, and the code and the three stacks
-        // are reached through raw pointers held in locals too: reading
+        // The hot state lives in locals, and the code and the stacks (one
+        // allocation) are reached through raw pointers held in locals too: reading
         // them through `self` on every instruction would cost a load each
         // time, since LLVM cannot prove that stores through the stacks
         // leave `self` alone. The pointers are re-derived (`reload!`)
@@ -109,9 +109,7 @@ impl Vm {
         let max_d = self.config.stack_depth;
         let max_r = self.config.return_depth;
         let mut ops = self.code.ops_ptr();
-        let mut ds = self.ds.as_mut_ptr();
-        let mut rs = self.rs.as_mut_ptr();
-        let mut frames = self.frames.as_mut_ptr();
+        let mut stacks: *mut Stacks = &mut *self.stacks;
 
         macro_rules! sync {
             () => {{
@@ -132,9 +130,7 @@ impl Vm {
                 // the code after its fuse barrier: never resume past the
                 // end (the sentinel `Exit` is at `next_addr`).
                 ip = ip.min(self.code.next_addr() as usize);
-                ds = self.ds.as_mut_ptr();
-                rs = self.rs.as_mut_ptr();
-                frames = self.frames.as_mut_ptr();
+                stacks = &mut *self.stacks;
             }};
         }
         let failure: ErrorKind = 'run: loop {
@@ -154,8 +150,10 @@ impl Vm {
             }
             macro_rules! at {
                 ($i:expr) => {
-                    // SAFETY: a u16 index is in bounds of the 2^16-cell stack.
-                    *unsafe { &mut *ds.add(($i) as u16 as usize) }
+                    // SAFETY: `stacks` points at the live `Stacks` (re-derived
+                    // after anything that takes `&mut self`), and a u16 index
+                    // is in bounds of a 2^16-cell stack.
+                    *unsafe { &mut (*stacks).ds[($i) as u16 as usize] }
                 };
             }
             macro_rules! push {
@@ -262,7 +260,7 @@ impl Vm {
                         fail!(ErrorKind::ReturnStackOverflow { limit: max_r })
                     }
                     // SAFETY: as for `at!`.
-                    unsafe { *frames.add(fp as u16 as usize) = Frame { ret: ip as Addr, rdepth: rp } };
+                    unsafe { (*stacks).frames[fp as u16 as usize] = Frame { ret: ip as Addr, rdepth: rp } };
                     fp += 1;
                     ip = $target as usize;
                 }};
@@ -277,7 +275,7 @@ impl Vm {
             macro_rules! rat {
                 ($i:expr) => {
                     // SAFETY: as for `at!`.
-                    *unsafe { &mut *rs.add(($i) as u16 as usize) }
+                    *unsafe { &mut (*stacks).rs[($i) as u16 as usize] }
                 };
             }
             macro_rules! jump {
@@ -334,7 +332,7 @@ impl Vm {
                     // this loop pushes, so `fp` never gets below it.
                     fp -= 1;
                     // SAFETY: as for `at!`.
-                    let f = unsafe { *frames.add(fp as u16 as usize) };
+                    let f = unsafe { (*stacks).frames[fp as u16 as usize] };
                     rp = f.rdepth;
                     // One compare for both rare cases: back to Rust, or a
                     // return address past code that was shortened since.

@@ -217,7 +217,7 @@ impl Vm {
     /// Drops cells from the top of the data stack down to `depth`.
     pub fn set_depth(&mut self, depth: u32) {
         if depth < self.depth {
-            self.tos = self.ds[depth as u16 as usize];
+            self.tos = self.stacks.ds[depth as u16 as usize];
             self.depth = depth;
         }
     }
