@@ -50,6 +50,7 @@ fn block(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
     let piece = prop_oneof![
         6 => atom,
         1 => inner.clone().prop_map(|b| format!("IF {b} THEN")),
+        1 => inner.clone().prop_map(|b| format!("AND IF {b} THEN")),
         1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("IF {a} ELSE {b} THEN")),
         1 => inner.clone().prop_map(|b| format!("7 >R {b} R> +")),
         1 => inner.clone().prop_map(|b| format!(">R {b} R>")),

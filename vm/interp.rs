@@ -991,6 +991,7 @@ impl Vm {
                         jump!(t);
                     }
                 }
+                Op::JumpUnlessAnd(t) => compare_jump!(t, |a, b| a & b != 0),
                 Op::JumpUnlessEq(t) => compare_jump!(t, |a, b| a == b),
                 Op::JumpUnlessNe(t) => compare_jump!(t, |a, b| a != b),
                 Op::JumpUnlessLt(t) => compare_jump!(t, |a, b| a < b),

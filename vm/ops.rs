@@ -207,6 +207,8 @@ pub enum Op {
     JumpUnlessGt(Addr),
     JumpUnlessLe(Addr),
     JumpUnlessGe(Addr),
+    /// `AND IF`: ( a b -- ) jump when a AND b is zero.
+    JumpUnlessAnd(Addr),
     /// `n = IF` and friends: ( a -- ) jump unless a compares so with n.
     JumpUnlessLitEq(i16, Addr),
     JumpUnlessLitNe(i16, Addr),
@@ -283,6 +285,7 @@ pub fn fuse(prev: Op, next: Op) -> Option<Op> {
         (Gt, JumpIfZero(t)) => JumpUnlessGt(t),
         (Le, JumpIfZero(t)) => JumpUnlessLe(t),
         (Ge, JumpIfZero(t)) => JumpUnlessGe(t),
+        (And, JumpIfZero(t)) => JumpUnlessAnd(t),
         (LitEq(n), JumpIfZero(t)) => JumpUnlessLitEq(i16::try_from(n).ok()?, t),
         (LitNe(n), JumpIfZero(t)) => JumpUnlessLitNe(i16::try_from(n).ok()?, t),
         (LitLt(n), JumpIfZero(t)) => JumpUnlessLitLt(i16::try_from(n).ok()?, t),
@@ -422,7 +425,7 @@ impl Op {
             | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..)
             | DupJumpUnlessLitEq(..) | DupJumpUnlessLitNe(..) | DupJumpUnlessLitLt(..)
             | DupJumpUnlessLitGt(..) | DupJumpUnlessLitLe(..) | DupJumpUnlessLitGe(..) => 1,
-            StoreOff(_) | CStoreOff(_) | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_)
+            StoreOff(_) | CStoreOff(_) | JumpUnlessAnd(_) | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_)
             | JumpUnlessGt(_) | JumpUnlessLe(_) | JumpUnlessGe(_) => 2,
             JumpIfZero(_) | DupJumpIfZero(_) | Execute | SetDefer(_) | AbortQuote(_)
             | PlusLoop(_) | ToR | Dup | Drop | QDup | Inc | Dec | Add2 | Sub2
@@ -469,7 +472,7 @@ impl Op {
         use Op::*;
         match self {
             Jump(a) | JumpIfZero(a) | DupJumpIfZero(a) | QDo(a) | Loop(a) | PlusLoop(a)
-            | Leave(a) | JumpIfNonZero(a) | JumpUnlessEq(a) | JumpUnlessNe(a) | JumpUnlessLt(a)
+            | Leave(a) | JumpIfNonZero(a) | JumpUnlessAnd(a) | JumpUnlessEq(a) | JumpUnlessNe(a) | JumpUnlessLt(a)
             | JumpUnlessGt(a) | JumpUnlessLe(a) | JumpUnlessGe(a) | JumpUnlessLitEq(_, a)
             | JumpUnlessLitNe(_, a) | JumpUnlessLitLt(_, a) | JumpUnlessLitGt(_, a)
             | JumpUnlessLitLe(_, a) | JumpUnlessLitGe(_, a) | DupJumpUnlessLitEq(_, a)
@@ -490,6 +493,7 @@ impl Op {
             PlusLoop(_) => PlusLoop(a),
             Leave(_) => Leave(a),
             JumpIfNonZero(_) => JumpIfNonZero(a),
+            JumpUnlessAnd(_) => JumpUnlessAnd(a),
             JumpUnlessEq(_) => JumpUnlessEq(a),
             JumpUnlessNe(_) => JumpUnlessNe(a),
             JumpUnlessLt(_) => JumpUnlessLt(a),
