@@ -507,3 +507,22 @@ fn declaration_errors_say_what_to_do() {
     let e = vm.run_text("t", b"99 to").unwrap_err();
     assert!(e.to_string().contains("no such position: 99"), "{e}");
 }
+
+#[test]
+fn friend_and_enemy_verify_follow_on_friends() {
+    // `friend? verify` and `enemy? verify` are single instructions: they
+    // must still ask OnFriends? when the game defines it.
+    let src = "
+        {board 1 3 {grid} board}
+        {directions 0 1 {direction} e directions}
+        {players {player} White {player} Black players}
+        : ally ( -- ) e verify friend? verify from here move add-move ;
+        : foe ( -- ) e verify enemy? verify from from move add-move ;
+        {moves mv {move} ally {move} foe moves}
+        {pieces {piece} Man {moves} mv pieces}
+        {board-setup {setup} White Man a1 c1 {setup} Black Man b1 board-setup}";
+    let mut vm = load(src);
+    assert_eq!(moves(&mut vm), vec!["a1 - a1"], "by default Black is White's enemy");
+    let mut vm = load(&format!("{src}\n: OnFriends? ( p1 p2 -- ? ) 2DROP TRUE ;"));
+    assert_eq!(moves(&mut vm), vec!["a1 - b1"], "OnFriends? makes everyone a friend");
+}

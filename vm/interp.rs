@@ -207,7 +207,8 @@ impl Vm {
             }
             // A direction word: ( -- ? ) move `here` along `dir` (as the
             // player whose moves are generated sees it) if there is a link.
-            macro_rules! walk {
+            // Moves `here` along `dir` if there is a link; true if it moved.
+            macro_rules! step_here {
                 ($dir:expr) => {{
                     let dir = $dir;
                     let g = &mut *self.game;
@@ -216,7 +217,25 @@ impl Vm {
                     if to >= 0 {
                         g.gen.here = to;
                     }
-                    push!(flag!(to >= 0));
+                    to >= 0
+                }};
+            }
+            macro_rules! walk {
+                ($dir:expr) => {{
+                    let moved = step_here!($dir);
+                    push!(flag!(moved));
+                }};
+            }
+            // `verify`: leave the move word unless `ok`.
+            macro_rules! verify {
+                ($ok:expr) => {{
+                    if !$ok {
+                        if !self.game.gen.active {
+                            fail!(ErrorKind::Game("`verify` failed outside move generation (only move words may use it)".into()))
+                        }
+                        sync!();
+                        return Err(ErrorKind::Verify.into());
+                    }
                 }};
             }
             macro_rules! friend_or_enemy {
@@ -849,14 +868,24 @@ impl Vm {
                 }
                 Op::GVerify => {
                     need!(1);
-                    let ok = pop!();
-                    if ok == 0 {
-                        if !self.game.gen.active {
-                            fail!(ErrorKind::Game("`verify` failed outside move generation (only move words may use it)".into()))
-                        }
-                        sync!();
-                        return Err(ErrorKind::Verify.into());
-                    }
+                    verify!(pop!() != 0);
+                }
+                Op::GStepVerify(dir) => verify!(step_here!(dir)),
+                Op::GEmptyVerify => {
+                    let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                    verify!(c == 0);
+                }
+                Op::GNotEmptyVerify => {
+                    let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                    verify!(c != 0);
+                }
+                Op::GFriendVerify => {
+                    friend_or_enemy!(false);
+                    verify!(pop!() != 0);
+                }
+                Op::GEnemyVerify => {
+                    friend_or_enemy!(true);
+                    verify!(pop!() != 0);
                 }
 
                 // ---- superinstructions ----

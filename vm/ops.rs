@@ -147,6 +147,13 @@ pub enum Op {
     GPlayerAt,
     /// ( ? -- ) leave the move word when false.
     GVerify,
+    /// `north verify`, `empty? verify` and friends: ( -- ) the test and
+    /// the `verify` in one.
+    GStepVerify(u32),
+    GEmptyVerify,
+    GNotEmptyVerify,
+    GFriendVerify,
+    GEnemyVerify,
 
     // ---- superinstructions (made by `fuse`, never named by scripts) ----
     /// `n +`
@@ -286,6 +293,11 @@ pub fn fuse(prev: Op, next: Op) -> Option<Op> {
         (Le, JumpIfZero(t)) => JumpUnlessLe(t),
         (Ge, JumpIfZero(t)) => JumpUnlessGe(t),
         (And, JumpIfZero(t)) => JumpUnlessAnd(t),
+        (GStep(d), GVerify) => GStepVerify(d),
+        (GEmpty, GVerify) => GEmptyVerify,
+        (GNotEmpty, GVerify) => GNotEmptyVerify,
+        (GFriend, GVerify) => GFriendVerify,
+        (GEnemy, GVerify) => GEnemyVerify,
         (LitEq(n), JumpIfZero(t)) => JumpUnlessLitEq(i16::try_from(n).ok()?, t),
         (LitNe(n), JumpIfZero(t)) => JumpUnlessLitNe(i16::try_from(n).ok()?, t),
         (LitLt(n), JumpIfZero(t)) => JumpUnlessLitLt(i16::try_from(n).ok()?, t),
@@ -420,7 +432,8 @@ impl Op {
             Lit(_) | Call(_) | Exit | Jump(_) | Deferred(_) | DoesSet(_) | CompileXt(_)
             | DotQuote(_) | Leave(_) | Unloop | I | J | K | RFrom | RFetch | Depth | Here
             | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) | GStep(_) | GHere | GFrom | GBack | GEmpty
-            | GNotEmpty | GFriend | GEnemy | AddAt(..) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_) => 0,
+            | GNotEmpty | GFriend | GEnemy | GStepVerify(_) | GEmptyVerify | GNotEmptyVerify
+            | GFriendVerify | GEnemyVerify | AddAt(..) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_) => 0,
             FetchOff(_) | CFetchOff(_) | JumpIfNonZero(_) | JumpUnlessLitEq(..) | JumpUnlessLitNe(..)
             | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..)
             | DupJumpUnlessLitEq(..) | DupJumpUnlessLitNe(..) | DupJumpUnlessLitLt(..)
