@@ -181,14 +181,7 @@ pub struct Stacks {
     /// Data stack: the top cell is cached in `Vm::tos`; the cells below it
     /// are ds[1..depth] (ds[0] is scratch for the empty case).
     pub ds: [i32; STACK_CELLS],
-    /// The stacks' sizes are multiples of 4 KiB, so without padding the
-    /// top cells of all three share their low 12 address bits, and the
-    /// CPU mistakes loads from one for loads from the others' recent
-    /// stores (4K aliasing). Measured: compare.py geomean vs gforth
-    /// 0.67 without the padding, 0.51 with it.
-    _pad1: [u8; 1024 + 64],
     pub rs: [i32; STACK_CELLS],
-    _pad2: [u8; 2048 + 128],
     pub frames: [Frame; STACK_CELLS],
 }
 
