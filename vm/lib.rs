@@ -10,12 +10,14 @@
 //! - `memory`     the bounds-checked data space
 //! - `vm`         the VM state and limits
 //! - `interp`     the inner interpreter (dispatch loop)
-//! - `outer`      the outer interpreter, compiler and LOAD
+//! - `outer`      the outer interpreter and LOAD
+//! - `compiler`   colon definitions into instructions, and the optimizer
 //! - `words`      native words of the language core
 //! - `see`        the decompiler behind SEE
 //! - `game`       the Axiom game layer
 
 pub mod code;
+pub mod compiler;
 pub mod dictionary;
 pub mod error;
 pub mod game;

@@ -2,8 +2,8 @@
 //!
 //! Owns `Vm` (stacks, code, dictionary, data space, sources, output, RNG)
 //! and `Config` (every limit, with defaults). Execution lives in
-//! `interp.rs`, the outer interpreter and compiler in `outer.rs`, the
-//! native words in `words.rs`; they are all `impl Vm` blocks over this
+//! `interp.rs`, the outer interpreter in `outer.rs`, the compiler in
+//! `compiler.rs`, the native words in `words.rs`; they are all `impl Vm` blocks over this
 //! state, so a host word can read the input, run code and compile.
 
 use crate::code::{Code, OpInfo};
