@@ -5,6 +5,9 @@
 
 use axforth::{Config, Vm};
 use proptest::prelude::*;
+
+mod common;
+use common::proptest_config;
 use proptest::sample::select;
 use std::sync::OnceLock;
 
@@ -158,12 +161,6 @@ fn run_and_recover(vm: &mut Vm, text: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// 256 cases by default; `AXFORTH_FUZZ_CASES=100000 cargo test --test fuzz`
-/// for a longer hunt.
-fn proptest_config() -> ProptestConfig {
-    let cases = std::env::var("AXFORTH_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256);
-    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
-}
 
 proptest! {
     #![proptest_config(proptest_config())]

@@ -8,6 +8,9 @@
 use axforth::dictionary::WordKind;
 use axforth::{Config, Vm};
 use proptest::prelude::*;
+
+mod common;
+use common::proptest_config;
 use proptest::sample::select;
 
 const BUF_CELLS: i32 = 16;
@@ -101,10 +104,6 @@ fn outcome(body: &str) -> Result<(Vec<i32>, Vec<i32>), String> {
     }
 }
 
-fn proptest_config() -> ProptestConfig {
-    let cases = std::env::var("AXFORTH_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256);
-    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
-}
 
 proptest! {
     #![proptest_config(proptest_config())]

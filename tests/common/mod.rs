@@ -1,0 +1,10 @@
+//! Shared by the property-test suites (`fuzz.rs`, `optimizer.rs`).
+
+use proptest::test_runner::Config as ProptestConfig;
+
+/// 256 cases by default; `AXFORTH_FUZZ_CASES=100000 cargo test --release
+/// --test fuzz --test optimizer` for a longer hunt.
+pub fn proptest_config() -> ProptestConfig {
+    let cases = std::env::var("AXFORTH_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256);
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
