@@ -199,3 +199,30 @@ impl fmt::Display for VmError {
 }
 
 impl std::error::Error for VmError {}
+
+/// Warnings: what the tolerances of AXIOM.md §8 let pass. Each is kept
+/// once per instruction (a word and a source location) and kind, so a
+/// sloppy move word run a million times in a search warns once.
+#[derive(Default)]
+pub struct Warnings {
+    seen: std::collections::HashSet<(u32, &'static str)>,
+    pending: Vec<String>,
+    /// Warnings ever raised (including those already taken).
+    pub count: usize,
+}
+
+impl Warnings {
+    /// Records a warning for the instruction at `addr` unless one of this
+    /// kind was recorded there before; `text` makes the message lazily.
+    pub fn once(&mut self, addr: u32, kind: &'static str, text: impl FnOnce() -> String) {
+        if self.seen.insert((addr, kind)) {
+            self.count += 1;
+            self.pending.push(text());
+        }
+    }
+
+    /// The warnings not yet taken, oldest first.
+    pub fn take(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.pending)
+    }
+}

@@ -39,6 +39,9 @@ struct Limits {
     /// How deep LOAD may nest
     #[arg(long, global = true, default_value_t = Config::default().load_depth)]
     load_depth: u32,
+    /// Check game code (move words, events, engines) strictly: what the original Axiom tolerated becomes an error
+    #[arg(long, global = true)]
+    strict: bool,
 }
 
 impl Limits {
@@ -50,6 +53,7 @@ impl Limits {
             load_depth: self.load_depth,
             max_steps: self.max_steps,
             seed: self.seed,
+            strict: self.strict,
         }
     }
 }

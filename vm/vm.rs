@@ -35,6 +35,10 @@ pub struct Config {
     pub max_steps: Option<u64>,
     /// Fixes the random streams (and makes RANDOMIZE reproducible).
     pub seed: Option<u64>,
+    /// Code the host runs for a game (move words, events, engines) is
+    /// checked as strictly as top-level code, instead of with the
+    /// original Axiom's tolerances (AXIOM.md §8), which only warn.
+    pub strict: bool,
 }
 
 impl Default for Config {
@@ -46,6 +50,7 @@ impl Default for Config {
             load_depth: 32,
             max_steps: None,
             seed: None,
+            strict: false,
         }
     }
 }
@@ -172,6 +177,8 @@ pub struct Vm {
     pub(crate) timers: Vec<std::time::Instant>,
     /// The Axiom game layer's state (the board itself is in `mem`).
     pub game: Box<crate::game::Game>,
+    /// What the tolerances of AXIOM.md §8 let pass, once per place.
+    pub(crate) warnings: crate::error::Warnings,
 }
 
 /// The three stacks in one allocation, so the inner loop reaches all of
@@ -225,6 +232,7 @@ impl Vm {
             rng: [Xoshiro256StarStar::seed_from_u64(seed), Xoshiro256StarStar::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)],
             timers: Vec::new(),
             game: Box::default(),
+            warnings: Default::default(),
             config,
         };
         for p in PRIMITIVES {
@@ -426,4 +434,17 @@ fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0x5EED)
+}
+
+impl Vm {
+    /// Warnings raised since the last call, formatted like errors
+    /// (`warning: … --> file:line:col`); the CLI prints them to stderr.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        self.warnings.take()
+    }
+
+    /// How many warnings were raised since the VM was made.
+    pub fn warning_count(&self) -> usize {
+        self.warnings.count
+    }
 }
