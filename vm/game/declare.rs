@@ -182,6 +182,25 @@ impl Vm {
         Ok(())
     }
 
+    /// Everything loaded: the names declarations used before their
+    /// definitions must exist now (a piece's move lists, the players'
+    /// search engines). Every verb runs this after loading, `run` too.
+    pub fn check_loaded(&self) -> VmResult<()> {
+        let g = &self.game;
+        if let Some(l) = g.move_lists.iter().find(|l| l.pending) {
+            return Err(err(format!("no move list named `{}` (a piece uses it; declare it with `{{moves {} … moves}}`)", l.name, l.name)));
+        }
+        for p in &g.players {
+            if let Engine::Script(i) = p.engine {
+                let name = g.engine_names.get(i as usize).map_or("", String::as_str);
+                if self.dict.find(name.as_bytes()).is_none() {
+                    return Err(err(format!("the search engine of {} is `{name}`, which is not defined", p.name)));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The game has finished loading: check it and remember the start.
     pub fn finish_game(&mut self) -> VmResult<()> {
         let g = &mut self.game;
@@ -198,17 +217,7 @@ impl Vm {
         if g.turns.is_empty() {
             return Err(err("the game has no turns: every player is neutral"));
         }
-        if let Some(l) = g.move_lists.iter().find(|l| l.pending) {
-            return Err(err(format!("no move list named `{}` (a piece uses it; declare it with `{{moves {} … moves}}`)", l.name, l.name)));
-        }
-        for p in &g.players {
-            if let Engine::Script(i) = p.engine {
-                let name = g.engine_names.get(i as usize).map_or("", String::as_str);
-                if self.dict.find(name.as_bytes()).is_none() {
-                    return Err(err(format!("the search engine of {} is `{name}`, which is not defined", p.name)));
-                }
-            }
-        }
+        self.check_loaded()?;
         let g = &mut self.game;
         let (region, len) = (g.board.region as i32, g.board.region_len as i32);
         g.initial_region = self.mem.slice(region, len)?.to_vec();
