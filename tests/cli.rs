@@ -128,7 +128,7 @@ fn an_error_in_a_move_word_names_the_place_and_the_move_word() {
          {moves drops {move} bad-drop moves}\n{pieces {piece} Stone {drops} drops pieces}\n",
     )
     .unwrap();
-    let o = axforth(&["moves", game.to_str().unwrap()]);
+    let o = axforth(&["moves", game.to_str().unwrap(), "--strict"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.starts_with("error: division by zero in `bad-drop`"), "{err}");
@@ -158,7 +158,7 @@ fn max_steps_bounds_each_move_word() {
          {moves drops {move} spin moves}\n{pieces {piece} Stone {drops} drops pieces}\n",
     )
     .unwrap();
-    let o = axforth(&["moves", game.to_str().unwrap(), "--max-steps", "100000"]);
+    let o = axforth(&["moves", game.to_str().unwrap(), "--max-steps", "100000", "--strict"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("step budget of 100000 exhausted in `spin`"), "{err}");

@@ -19,6 +19,7 @@ fn fuzz_config() -> Config {
         load_depth: 4,
         max_steps: Some(100_000),
         seed: Some(1),
+        strict: false,
     }
 }
 

@@ -448,7 +448,11 @@ fn an_error_in_a_move_word_names_piece_square_and_word() {
         {{moves bad {{move}} broken moves}}
         {{pieces {{piece}} Man {{moves}} bad pieces}}"
     );
-    let mut vm = load(&src);
+    // Strict: the error (tolerant, the word ends as a failed verify: tests/compat.rs).
+    let mut vm = Vm::new(Config { strict: true, ..config() }).unwrap();
+    vm.capture_output();
+    vm.run_text("game", src.as_bytes()).unwrap();
+    vm.new_game().unwrap();
     let e = vm.generate_turn().unwrap_err();
     let text = e.to_string();
     assert_eq!(e.code(), "division-by-zero", "{text}");

@@ -252,8 +252,8 @@ impl Vm {
         if let Some(r) = crate::game::compile_into_move(self, crate::game::MoveAction::Call(xt)) {
             return r;
         }
-        if self.dict.get(xt as i32).is_none() {
-            return Err(ErrorKind::NotAnXt(xt as i32).into());
+        if xt as usize >= self.dict.words.len() {
+            return Err(ErrorKind::NotAnXt(crate::dictionary::token(xt)).into());
         }
         let pos = self.token_pos();
         self.compile_word(xt, pos)

@@ -1,14 +1,26 @@
 //! The dictionary: every word ever defined, and the name map that finds the
 //! newest one.
 //!
-//! Owns `Word`, `WordKind` and `Dictionary`. An execution token (xt) is the
-//! index of a word in `words`; it never changes, so compiled code and
-//! scripts may hold it. Names are byte strings and case-sensitive
+//! Owns `Word`, `WordKind` and `Dictionary`. Inside the VM a word is named
+//! by its index in `words` (an `xt: u32`); scripts see that index plus
+//! `XT_BASE` (a *token*: what `'` leaves and `EXECUTE` takes). Neither ever
+//! changes, so compiled code and scripts may hold them. Names are byte strings and case-sensitive
 //! (`DROP` and `drop` are different words). A definition is found only
 //! after it is revealed (at `;`), so `: X ... X ... ;` calls the older X.
 
 use crate::ops::{Addr, Op};
 use indexmap::IndexMap;
+
+/// Tokens start here, so no count a script computes (0, 3, 4, 100…) is a
+/// token: `EXECUTE` of a leaked number fails cleanly ("not an execution
+/// token") instead of running whichever primitive has that index. In the
+/// original an xt was a code field address, never a small number.
+pub const XT_BASE: i32 = 0x2000_0000;
+
+/// The token scripts see for the word with this index.
+pub fn token(xt: u32) -> i32 {
+    XT_BASE.wrapping_add(xt as i32)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WordKind {
@@ -80,8 +92,15 @@ impl Dictionary {
         self.names.get(name).copied()
     }
 
-    pub fn get(&self, xt: i32) -> Option<&Word> {
-        usize::try_from(xt).ok().and_then(|i| self.words.get(i))
+    /// The index of the word a script's token names, if it names one.
+    pub fn index_of(&self, token: i32) -> Option<u32> {
+        let i = token.wrapping_sub(XT_BASE);
+        (i >= 0 && (i as usize) < self.words.len()).then_some(i as u32)
+    }
+
+    /// The word a script's token names.
+    pub fn get(&self, token: i32) -> Option<&Word> {
+        self.index_of(token).map(|i| &self.words[i as usize])
     }
 
     pub fn word(&self, xt: u32) -> &Word {

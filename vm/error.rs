@@ -205,7 +205,8 @@ impl std::error::Error for VmError {}
 /// sloppy move word run a million times in a search warns once.
 #[derive(Default)]
 pub struct Warnings {
-    seen: std::collections::HashSet<(u32, &'static str)>,
+    /// (the instruction, or a hash of an error's place, with its kind)
+    seen: std::collections::HashSet<(u64, &'static str)>,
     pending: Vec<String>,
     /// Warnings ever raised (including those already taken).
     pub count: usize,
@@ -214,11 +215,15 @@ pub struct Warnings {
 impl Warnings {
     /// Records a warning for the instruction at `addr` unless one of this
     /// kind was recorded there before; `text` makes the message lazily.
-    pub fn once(&mut self, addr: u32, kind: &'static str, text: impl FnOnce() -> String) {
+    pub fn once(&mut self, addr: u64, kind: &'static str, text: impl FnOnce() -> String) {
         if self.seen.insert((addr, kind)) {
             self.count += 1;
             self.pending.push(text());
         }
+    }
+
+    pub fn is_known(&self, addr: u64, kind: &'static str) -> bool {
+        self.seen.contains(&(addr, kind))
     }
 
     /// The warnings not yet taken, oldest first.

@@ -14,7 +14,7 @@
 
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::game::generate::player_index;
-use crate::game::{NEUTRAL, PLAYER_MASK};
+use crate::game::PLAYER_MASK;
 use crate::ops::{Addr, Op};
 use crate::vm::{Frame, Stacks, Vm, HOST_RETURN};
 
@@ -24,15 +24,11 @@ pub const MAX_RUN_NESTING: u32 = 128;
 impl Vm {
     /// Executes the word with this execution token.
     pub fn execute(&mut self, xt: u32) -> VmResult<()> {
-        if xt as i32 >= crate::game::play::MOVE_XT_BASE && self.dict.get(xt as i32).is_none() {
-            return self.execute_move_xt(xt as i32);
-        }
-        let entry = self.xt_entry(xt as i32)?;
+        let entry = match self.dict.words.get(xt as usize) {
+            Some(w) => w.entry,
+            None => return Err(ErrorKind::NotAnXt(crate::dictionary::token(xt)).into()),
+        };
         self.run(entry)
-    }
-
-    pub fn xt_entry(&self, xt: i32) -> VmResult<Addr> {
-        self.dict.get(xt).map(|w| w.entry).ok_or_else(|| ErrorKind::NotAnXt(xt).into())
     }
 
     /// Runs code from `entry` until it returns to us.
@@ -110,6 +106,10 @@ impl Vm {
         let max_r = self.config.return_depth;
         let mut ops = self.code.ops_ptr();
         let mut stacks: *mut Stacks = &mut *self.stacks;
+        // The innermost frame's data stack: its cell i is `ds[i]`.
+        // SAFETY: `ds_base < STACK_CELLS` (`enter_frame`) and `ds` has
+        // 2 * STACK_CELLS cells, so `ds + any u16` stays inside.
+        let mut ds: *mut i32 = unsafe { (*stacks).ds.as_mut_ptr().add(self.ds_base as usize) };
 
         macro_rules! sync {
             () => {{
@@ -131,8 +131,11 @@ impl Vm {
                 // end (the sentinel `Exit` is at `next_addr`).
                 ip = ip.min(self.code.next_addr() as usize);
                 stacks = &mut *self.stacks;
+                // SAFETY: as above.
+                ds = unsafe { (*stacks).ds.as_mut_ptr().add(self.ds_base as usize) };
             }};
         }
+        loop {
         let failure: ErrorKind = 'run: loop {
             // Every failure leaves the loop through one exit below, so the
             // arms stay small and the hot state stays in registers.
@@ -150,10 +153,11 @@ impl Vm {
             }
             macro_rules! at {
                 ($i:expr) => {
-                    // SAFETY: `stacks` points at the live `Stacks` (re-derived
-                    // after anything that takes `&mut self`), and a u16 index
-                    // is in bounds of a 2^16-cell stack.
-                    *unsafe { &mut (*stacks).ds[($i) as u16 as usize] }
+                    // SAFETY: `ds` points into the live `Stacks` (re-derived
+                    // after anything that takes `&mut self`) at most
+                    // STACK_CELLS before the end of the 2 * STACK_CELLS
+                    // data stack, and the index is a u16.
+                    *unsafe { &mut *ds.add(($i) as u16 as usize) }
                 };
             }
             macro_rules! push {
@@ -249,10 +253,30 @@ impl Vm {
                             return Err(self.error_at((ip - 1) as Addr, e));
                         }
                     } else {
-                        let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
-                        let friend = c & PLAYER_MASK == self.game.gen.for_player & PLAYER_MASK;
-                        let yes = if $enemy { c != 0 && !friend && c & NEUTRAL == 0 } else { c != 0 && friend };
+                        // As the original's kernel defines them: `friend?`
+                        // is the owner (with the neutral bit) equal to
+                        // `current-player`; `enemy?` is any other piece.
+                        let c = cell!(self.game.gen.here);
+                        let friend = c & PLAYER_MASK == self.game.gen.player;
+                        let yes = if $enemy { c != 0 && !friend } else { friend };
                         push!(flag!(yes));
+                    }
+                }};
+            }
+            // The content of a position. Off the board: an error, or in a
+            // tolerant frame an empty cell, as the original read.
+            macro_rules! cell {
+                ($pos:expr) => {{
+                    let pos = $pos;
+                    if self.game.board.valid(pos) {
+                        mem!(self.mem.fetch(self.game.board.cell_addr(pos)))
+                    } else {
+                        let kind = self.game.board.no_such_position(pos);
+                        if !self.tolerant {
+                            fail!(kind)
+                        }
+                        self.warn((ip - 1) as Addr, kind, "read as an empty square off the board, as in the original Axiom");
+                        0
                     }
                 }};
             }
@@ -407,14 +431,15 @@ impl Vm {
                 },
                 Op::SetDefer(slot) => {
                     need!(1);
-                    let xt = pop!();
-                    if self.dict.get(xt).is_none() {
-                        fail!(ErrorKind::NotAnXt(xt))
-                    }
-                    self.defers[slot as usize] = Some(xt as u32);
+                    let token = pop!();
+                    let Some(xt) = self.dict.index_of(token) else {
+                        fail!(ErrorKind::NotAnXt(token))
+                    };
+                    self.defers[slot as usize] = Some(xt);
                 }
                 Op::Host(id) => {
                     sync!();
+                    self.host_ip = (ip - 1) as Addr;
                     let f = self.hosts[id as usize].f;
                     let result = f(self);
                     reload!();
@@ -844,27 +869,27 @@ impl Vm {
                 Op::GFrom => push!(self.game.gen.from),
                 Op::GBack => self.game.gen.here = self.game.gen.from,
                 Op::GEmpty => {
-                    let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                    let c = cell!(self.game.gen.here);
                     push!(flag!(c == 0));
                 }
                 Op::GNotEmpty => {
-                    let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                    let c = cell!(self.game.gen.here);
                     push!(flag!(c != 0));
                 }
                 Op::GFriend => friend_or_enemy!(false),
                 Op::GEnemy => friend_or_enemy!(true),
                 Op::GEmptyAt => {
                     need!(1);
-                    let c = mem!(self.game.board.cell(&self.mem, tos));
+                    let c = cell!(tos);
                     tos = flag!(c == 0);
                 }
                 Op::GPieceAt => {
                     need!(1);
-                    tos = mem!(self.game.board.cell(&self.mem, tos));
+                    tos = cell!(tos);
                 }
                 Op::GPlayerAt => {
                     need!(1);
-                    tos = mem!(self.game.board.cell(&self.mem, tos)) & PLAYER_MASK;
+                    tos = cell!(tos) & PLAYER_MASK;
                 }
                 Op::GVerify => {
                     need!(1);
@@ -872,11 +897,11 @@ impl Vm {
                 }
                 Op::GStepVerify(dir) => verify!(step_here!(dir)),
                 Op::GEmptyVerify => {
-                    let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                    let c = cell!(self.game.gen.here);
                     verify!(c == 0);
                 }
                 Op::GNotEmptyVerify => {
-                    let c = mem!(self.game.board.cell(&self.mem, self.game.gen.here));
+                    let c = cell!(self.game.gen.here);
                     verify!(c != 0);
                 }
                 Op::GFriendVerify => {
@@ -1042,6 +1067,17 @@ impl Vm {
             }
         };
         sync!();
-        Err(self.error_at((ip - 1) as Addr, VmError::new(failure)))
+        // In a tolerant frame, a data-stack underflow is not the end: the
+        // missing cells read as zeros and the instruction runs again
+        // (every instruction checks its depth before it changes anything).
+        if let ErrorKind::StackUnderflow { needs, .. } = failure {
+            if self.tolerant && self.tolerate_underflow(needs, (ip - 1) as Addr).is_ok() {
+                reload!();
+                ip -= 1;
+                continue;
+            }
+        }
+        return Err(self.error_at((ip - 1) as Addr, VmError::new(failure)));
+        }
     }
 }

@@ -11,6 +11,9 @@ pub const BASE_ADDR: u32 = 0;
 pub const STATE_ADDR: u32 = 4;
 /// Where ALLOT starts handing out space.
 pub const FIRST_FREE: u32 = 16;
+/// The dead space `header_gap` leaves: the original's header before a
+/// body was its name, link and flag cells and the code field.
+pub const HEADER_BYTES: u32 = 16;
 
 pub struct Memory {
     bytes: Vec<u8>,
@@ -105,6 +108,15 @@ impl Memory {
         let start = self.allot(bytes)?;
         self.bytes[start as usize..(start as i64 + bytes as i64) as usize].fill(0);
         Ok(start)
+    }
+
+    /// Dead space before the body of a data definition (`VARIABLE`,
+    /// `CREATE`, `[]`). In the original every word had a header (name,
+    /// link and flag cells) before its body, so a write one past the end
+    /// of an array hit the next word's header, never its value; real
+    /// games rely on it. Aligned, zeroed, `HEADER_BYTES` long.
+    pub fn header_gap(&mut self) -> Result<(), ErrorKind> {
+        self.allot_cells_zeroed(HEADER_BYTES as i32).map(drop)
     }
 
     pub fn align(&mut self) {

@@ -21,6 +21,10 @@ use std::path::PathBuf;
 /// Indexing with a `u16` keeps every stack access in bounds by type.
 pub const STACK_CELLS: usize = 1 << 16;
 
+/// How many cells below its base a host frame may read (as zeros) under
+/// the tolerances of AXIOM.md §8, in one go; more is an error.
+pub const GUARD_CELLS: u32 = 64;
+
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Data stack depth, in cells.
@@ -74,6 +78,15 @@ pub struct Frame {
 
 /// Return address meaning "go back to the Rust caller of `run`".
 pub const HOST_RETURN: Addr = u32::MAX;
+
+/// What `enter_frame` saved of its caller's data stack.
+#[must_use = "leave the frame with `leave_frame`"]
+pub struct StackFrame {
+    base: u32,
+    depth: u32,
+    tos: i32,
+    tolerant: bool,
+}
 
 pub type HostFn = fn(&mut Vm) -> VmResult<()>;
 
@@ -149,6 +162,14 @@ pub struct Vm {
     /// Number of live frames.
     pub(crate) fp: u32,
     pub(crate) steps_left: u64,
+    /// Where the data stack of the innermost frame starts in `Stacks::ds`:
+    /// `depth` and the cells `ds[ds_base + 1 ..]` are that frame's.
+    pub(crate) ds_base: u32,
+    /// The innermost frame is code the host runs for a game and gets the
+    /// original's tolerances (not under `--strict`).
+    pub(crate) tolerant: bool,
+    /// The instruction of the native word running (for its warnings).
+    pub(crate) host_ip: Addr,
     /// `run` calls in progress (native words may call back into script).
     pub(crate) run_nesting: u32,
 
@@ -186,8 +207,10 @@ pub struct Vm {
 #[repr(C)]
 pub struct Stacks {
     /// Data stack: the top cell is cached in `Vm::tos`; the cells below it
-    /// are ds[1..depth] (ds[0] is scratch for the empty case).
-    pub ds: [i32; STACK_CELLS],
+    /// are ds[base + 1 .. base + depth] (ds[base] is scratch for the empty
+    /// case). Frames sit one above the other; every base is below
+    /// `STACK_CELLS`, so base + any u16 index stays inside.
+    pub ds: [i32; 2 * STACK_CELLS],
     pub rs: [i32; STACK_CELLS],
     pub frames: [Frame; STACK_CELLS],
 }
@@ -214,6 +237,9 @@ impl Vm {
             rdepth: 0,
             fp: 0,
             steps_left: config.max_steps.unwrap_or(u64::MAX),
+            ds_base: 0,
+            tolerant: false,
+            host_ip: 0,
             run_nesting: 0,
             code: Code::default(),
             dict: Dictionary::default(),
@@ -316,20 +342,27 @@ impl Vm {
         self.depth
     }
 
+    /// Cell i of the innermost frame's data stack (1 is the bottom).
+    fn ds_cell(&mut self, i: u32) -> &mut i32 {
+        &mut self.stacks.ds[self.ds_base as usize + i as u16 as usize]
+    }
+
     pub fn push(&mut self, x: i32) -> VmResult<()> {
         if self.depth >= self.config.stack_depth {
             return Err(ErrorKind::StackOverflow { limit: self.config.stack_depth }.into());
         }
-        self.stacks.ds[self.depth as u16 as usize] = self.tos;
+        let tos = self.tos;
+        *self.ds_cell(self.depth) = tos;
         self.depth += 1;
         self.tos = x;
         Ok(())
     }
 
-    /// Fails with an underflow error naming how many cells were needed.
-    pub fn need(&self, n: u32) -> VmResult<()> {
+    /// Fails with an underflow error naming how many cells were needed;
+    /// in a tolerant frame the missing cells read as zeros instead.
+    pub fn need(&mut self, n: u32) -> VmResult<()> {
         if self.depth < n {
-            return Err(ErrorKind::StackUnderflow { needs: n, has: self.depth }.into());
+            return self.tolerate_underflow(n, self.host_ip);
         }
         Ok(())
     }
@@ -338,23 +371,123 @@ impl Vm {
         self.need(1)?;
         let x = self.tos;
         self.depth -= 1;
-        self.tos = self.stacks.ds[self.depth as u16 as usize];
+        self.tos = *self.ds_cell(self.depth);
         Ok(x)
     }
 
-    /// The stack, bottom first.
+    /// The stack of the innermost frame, bottom first.
     pub fn stack(&self) -> Vec<i32> {
-        let mut v: Vec<i32> = (1..self.depth).map(|i| self.stacks.ds[i as usize]).collect();
+        let base = self.ds_base as usize;
+        let mut v: Vec<i32> = (1..self.depth).map(|i| self.stacks.ds[base + i as usize]).collect();
         if self.depth > 0 {
             v.push(self.tos);
         }
         v
     }
 
+    /// Drops cells from the top of the data stack down to `depth`.
+    pub fn set_depth(&mut self, depth: u32) {
+        if depth < self.depth {
+            self.tos = *self.ds_cell(depth);
+            self.depth = depth;
+        }
+    }
+
     pub fn clear_stacks(&mut self) {
         self.depth = 0;
         self.rdepth = 0;
         self.fp = 0;
+        self.ds_base = 0;
+        self.tolerant = false;
+    }
+
+    // ---- frames for code the host runs for a game ------------------------
+
+    /// Opens a fresh data-stack frame above the current one: the code run
+    /// in it sees an empty stack, cannot reach its caller's cells, and
+    /// (unless `--strict`) gets the original Axiom's tolerances.
+    /// `leave_frame` puts everything back, whatever the code left.
+    pub fn enter_frame(&mut self) -> VmResult<StackFrame> {
+        let saved = StackFrame { base: self.ds_base, depth: self.depth, tos: self.tos, tolerant: self.tolerant };
+        let base = self.ds_base + self.depth + 1;
+        if base as usize >= STACK_CELLS {
+            return Err(ErrorKind::StackOverflow { limit: self.config.stack_depth }.into());
+        }
+        // The caller's top cell goes where a push would put it; the new
+        // frame's scratch cell is the one above.
+        let tos = self.tos;
+        *self.ds_cell(self.depth) = tos;
+        self.ds_base = base;
+        self.depth = 0;
+        self.tolerant = !self.config.strict;
+        Ok(saved)
+    }
+
+    pub fn leave_frame(&mut self, f: StackFrame) {
+        self.ds_base = f.base;
+        self.depth = f.depth;
+        self.tos = f.tos;
+        self.tolerant = f.tolerant;
+    }
+
+    /// `needs` cells were wanted where the frame has fewer. Strict: the
+    /// underflow error. Tolerant: as in the original, the cells below the
+    /// frame's base read as zeros: that many zeros are slid under the
+    /// frame's cells, with a warning (once per instruction).
+    pub(crate) fn tolerate_underflow(&mut self, needs: u32, at: Addr) -> VmResult<()> {
+        let has = self.depth;
+        let missing = needs.saturating_sub(has);
+        let kind = ErrorKind::StackUnderflow { needs, has };
+        if !self.tolerant || missing > GUARD_CELLS {
+            return Err(kind.into());
+        }
+        if has + missing > self.config.stack_depth {
+            return Err(ErrorKind::StackOverflow { limit: self.config.stack_depth }.into());
+        }
+        self.warn(at, kind, "the cells below the frame read as 0, as in the original Axiom");
+        let base = self.ds_base as usize;
+        let ds = &mut self.stacks.ds;
+        if has > 1 {
+            ds.copy_within(base + 1..base + has as usize, base + 1 + missing as usize);
+        }
+        ds[base + 1..base + 1 + missing as usize].fill(0);
+        if has == 0 {
+            self.tos = 0;
+        }
+        self.depth = has + missing;
+        Ok(())
+    }
+
+    /// Lets pass what the original tolerated (in a tolerant frame): a
+    /// warning, once per instruction and kind; strict: the error.
+    pub(crate) fn tolerate(&mut self, kind: ErrorKind, consequence: &str) -> VmResult<()> {
+        if !self.tolerant {
+            return Err(kind.into());
+        }
+        self.warn(self.host_ip, kind, consequence);
+        Ok(())
+    }
+
+    /// A warning about the instruction at `at`: the error it would have
+    /// been, where, and what happened instead.
+    #[cold]
+    pub(crate) fn warn(&mut self, at: Addr, kind: ErrorKind, consequence: &str) {
+        let code = kind.code();
+        if self.warnings.is_known(at as u64, code) {
+            return;
+        }
+        let e = self.error_at(at, VmError::new(kind));
+        self.warnings.once(at as u64, code, || warning_text(&e, consequence));
+    }
+
+    /// A warning for an error that came out of script the host ran (once
+    /// per place the error names and kind).
+    #[cold]
+    pub(crate) fn warn_error(&mut self, e: &VmError, consequence: &str) {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        e.to_string().hash(&mut h);
+        self.warnings.once(h.finish() | 1 << 63, e.code(), || warning_text(e, consequence));
     }
 
     /// After an error: stacks empty, back to interpreting, inputs closed.
@@ -447,4 +580,11 @@ impl Vm {
     pub fn warning_count(&self) -> usize {
         self.warnings.count
     }
+}
+
+/// An error's text as a warning, with what happened instead.
+fn warning_text(e: &VmError, consequence: &str) -> String {
+    let text = e.to_string();
+    let text = text.strip_prefix("error").map_or(text.clone(), |rest| format!("warning{rest}"));
+    format!("{text}\n  = {consequence} (--strict makes this an error)")
 }

@@ -44,6 +44,7 @@ pub fn register(vm: &mut Vm) {
         }),
         word("VARIABLE", "( \"name\" -- )", |vm| {
             let (name, _) = vm.parse_name("VARIABLE")?;
+            vm.mem.header_gap()?;
             let a = vm.mem.allot_cells_zeroed(4)?;
             vm.add_thunk_word(&name, WordKind::Variable(a), &[Op::Lit(a as i32), Op::Exit]);
             Ok(())
@@ -77,10 +78,10 @@ pub fn register(vm: &mut Vm) {
                 vm.emit(Op::SetDefer(slot), pos);
             } else {
                 let target = vm.pop()?;
-                if vm.dict.get(target).is_none() {
+                let Some(target) = vm.dict.index_of(target) else {
                     return Err(ErrorKind::NotAnXt(target).into());
-                }
-                vm.defers[slot as usize] = Some(target as u32);
+                };
+                vm.defers[slot as usize] = Some(target);
             }
             Ok(())
         }),
@@ -93,6 +94,7 @@ pub fn register(vm: &mut Vm) {
         word("[]", "( n \"name\" -- )", |vm| {
             let (name, _) = vm.parse_name("[]")?;
             let n = vm.pop()?;
+            vm.mem.header_gap()?;
             vm.add_cell_array(&name, n)
         }),
         word("TIMER", "( \"name\" -- ) name: ( -- ms )", |vm| {
@@ -228,12 +230,12 @@ pub fn register(vm: &mut Vm) {
         word("'", "( \"name\" -- xt )", |vm| {
             let (name, _) = vm.parse_name("'")?;
             let xt = vm.find_or_fail(&name)?;
-            vm.push(xt as i32)
+            vm.push(crate::dictionary::token(xt))
         }),
         compiler("[']", "( \"name\" -- ) run time: ( -- xt )", |vm| {
             let (name, _) = vm.parse_name("[']")?;
             let xt = vm.find_or_fail(&name)?;
-            vm.emit(Op::Lit(xt as i32), vm.token_pos());
+            vm.emit(Op::Lit(crate::dictionary::token(xt)), vm.token_pos());
             Ok(())
         }),
         immediate("[", "( -- )", |vm| {
@@ -275,11 +277,9 @@ pub fn register(vm: &mut Vm) {
             vm.compile_literal(n)
         }),
         word("COMPILE,", "( xt -- )", |vm| {
-            let xt = vm.pop()?;
-            if vm.dict.get(xt).is_none() {
-                return Err(ErrorKind::NotAnXt(xt).into());
-            }
-            vm.compile_dynamic(xt as u32)
+            let token = vm.pop()?;
+            let xt = vm.dict.index_of(token).ok_or(ErrorKind::NotAnXt(token))?;
+            vm.compile_dynamic(xt)
         }),
 
         // ---- parsing words ----
@@ -480,7 +480,7 @@ impl Vm {
 
 fn create(vm: &mut Vm) -> VmResult<()> {
     let (name, _) = vm.parse_name("CREATE")?;
-    vm.mem.align();
+    vm.mem.header_gap()?;
     let body = vm.mem.here;
     let xt = vm.add_thunk_word(&name, WordKind::Created { body, does: None }, &[Op::Lit(body as i32), Op::Exit]);
     vm.last_created = Some(xt);

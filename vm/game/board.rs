@@ -134,18 +134,8 @@ impl Board {
         (self.cells + 4 * pos as u32) as i32
     }
 
-    /// The content of a position, for the inner interpreter.
-    #[inline(always)]
-    pub fn cell(&self, mem: &Memory, pos: i32) -> Result<i32, ErrorKind> {
-        if self.valid(pos) {
-            mem.fetch(self.cell_addr(pos))
-        } else {
-            Err(self.no_such_position(pos))
-        }
-    }
-
     #[cold]
-    fn no_such_position(&self, pos: i32) -> ErrorKind {
+    pub fn no_such_position(&self, pos: i32) -> ErrorKind {
         ErrorKind::Game(format!("no such position: {pos} (the board has positions 0..{})", self.positions))
     }
 

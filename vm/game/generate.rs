@@ -170,58 +170,45 @@ fn run_move_word(vm: &mut Vm, xt: u32, move_type: i32, pos: i32, piece: i32, dro
     g.move_type = move_type;
     g.partial = NOT_PARTIAL;
     g.actions.clear();
-    let depth = vm.depth();
     // `--max-steps` bounds each move word the host runs: a runaway one is
     // caught without limiting how long a whole perft or game may run.
     // Script that generates moves itself shares its caller's budget.
     if vm.run_nesting == 0 {
         vm.refill_steps();
     }
+    // Its own stack frame: whatever the word leaves (or takes from below
+    // its base, which reads as zeros) stays out of its caller's stack.
+    let frame = vm.enter_frame()?;
     let result = vm.execute(xt);
+    let tolerant = vm.tolerant;
+    vm.leave_frame(frame);
     vm.game.gen.active = false;
     match result {
-        Ok(()) => {}
-        Err(e) if matches!(e.kind, ErrorKind::Verify) => {}
+        Ok(()) => Ok(()),
+        Err(e) if matches!(e.kind, ErrorKind::Verify) => Ok(()),
+        Err(e) if e.is_control() => Err(e),
         Err(mut e) => {
-            if !e.is_control() {
-                let what = if drop { "drop" } else { "move" };
-                e.trace.push(format!(
-                    "in {what} word `{}` for {}'s {} at {} (generating the moves of {})",
-                    vm.dict.word(xt).display_name(),
-                    vm.game.player_name(piece),
-                    vm.game.piece_name(piece & PIECE_TYPE_MASK),
-                    vm.game.board.name(pos),
-                    vm.game.player_name(vm.game.gen.player),
-                ));
-            }
-            return Err(e);
-        }
-    }
-    // A move word leaves nothing behind: what `verify` abandoned goes.
-    match vm.depth().cmp(&depth) {
-        std::cmp::Ordering::Greater => vm.set_depth(depth),
-        std::cmp::Ordering::Less => {
-            return Err(ErrorKind::Game(format!(
-                "move word `{}` took {} cell(s) it did not push from the stack",
+            let what = if drop { "drop" } else { "move" };
+            e.trace.push(format!(
+                "in {what} word `{}` for {}'s {} at {} (generating the moves of {})",
                 vm.dict.word(xt).display_name(),
-                depth - vm.depth()
-            ))
-            .into())
+                vm.game.player_name(piece),
+                vm.game.piece_name(piece & PIECE_TYPE_MASK),
+                vm.game.board.name(pos),
+                vm.game.player_name(vm.game.gen.player),
+            ));
+            if !tolerant {
+                return Err(e);
+            }
+            // The original ran on past such errors; the word ends as a
+            // failed `verify` would.
+            vm.warn_error(&e, "the move word ends as a failed `verify` would: the moves it added stay, as in the original Axiom");
+            Ok(())
         }
-        std::cmp::Ordering::Equal => {}
     }
-    Ok(())
 }
 
 impl Vm {
-    /// Drops cells from the top of the data stack down to `depth`.
-    pub fn set_depth(&mut self, depth: u32) {
-        if depth < self.depth {
-            self.tos = self.stacks.ds[depth as u16 as usize];
-            self.depth = depth;
-        }
-    }
-
     /// Is the directive variable with this name ON?
     pub fn directive(&self, name: &str) -> bool {
         match self.dict.find(name.as_bytes()).and_then(|xt| self.dict.word(xt).body()) {
@@ -230,35 +217,53 @@ impl Vm {
         }
     }
 
-    /// `OnFriends?` when the game defines it; the same owner otherwise.
+    /// `OnFriends? ( p1 p2 -- ? )` when the game defines it (in a frame of
+    /// its own); the same player (neutral bit included) otherwise.
     pub fn friends(&mut self, a: i32, b: i32) -> VmResult<bool> {
         match self.game.events.friends {
-            Some(xt) => {
-                self.push(a)?;
-                self.push(b)?;
-                self.execute(xt)?;
-                Ok(self.pop()? != 0)
-            }
-            None => Ok(a & PLAYER_MASK == b & PLAYER_MASK),
+            Some(xt) => Ok(self.call_in_frame(xt, &[a, b], "OnFriends?", 1)? != 0),
+            None => Ok(a == b),
         }
     }
 
-    fn content(&self, pos: i32) -> VmResult<i32> {
-        self.game.board.get(&self.mem, pos)
+    /// The content of a position; off the board, an error or (tolerant)
+    /// an empty square, as the original read whatever lay there.
+    fn content(&mut self, pos: i32) -> VmResult<i32> {
+        if self.game.board.valid(pos) {
+            return self.game.board.get(&self.mem, pos);
+        }
+        let kind = self.game.board.no_such_position(pos);
+        self.tolerate(kind, "read as an empty square off the board, as in the original Axiom")?;
+        Ok(0)
     }
 
+    /// The original's `friend-of?`: `OnFriends?` of the owner there and
+    /// `player`, asked of empty squares too (owner 0).
     fn is_friend_at(&mut self, pos: i32, player: i32) -> VmResult<bool> {
         let c = self.content(pos)?;
-        Ok(c != 0 && self.friends(c & PLAYER_MASK, player)?)
+        self.friends(c & PLAYER_MASK, player)
     }
 
+    /// The original's `enemy-of?`: any piece that is not a friend, neutral
+    /// pieces included.
     fn is_enemy_at(&mut self, pos: i32, player: i32) -> VmResult<bool> {
         let c = self.content(pos)?;
-        Ok(c != 0 && c & NEUTRAL == 0 && !self.friends(c & PLAYER_MASK, player)?)
+        Ok(c != 0 && !self.friends(c & PLAYER_MASK, player)?)
     }
 
     /// Records an edit while a move is being built; applies it otherwise.
+    /// An edit of a position off the board is an error, or (tolerant)
+    /// dropped with a warning.
     fn edit(&mut self, a: Action) -> VmResult<()> {
+        let positions = match a {
+            Action::Move { from, to } => [from, to],
+            Action::Capture(pos) | Action::Place { pos, .. } | Action::ChangeType { pos, .. } | Action::ChangeOwner { pos, .. } => [pos, pos],
+            Action::Lit(_) | Action::Call(_) => [0, 0],
+        };
+        if let Some(&bad) = positions.iter().find(|&&p| !self.game.board.valid(p)) {
+            let kind = self.game.board.no_such_position(bad);
+            return self.tolerate(kind, "the edit is dropped, as the original wrote off the board");
+        }
         if self.game.gen.active {
             self.game.gen.record(a);
             Ok(())
@@ -267,9 +272,14 @@ impl Vm {
         }
     }
 
-    fn checked_pos(&mut self) -> VmResult<i32> {
+    /// A position for `to` and `home`: off the board is an error, or
+    /// (tolerant) taken as it is: queries there read empty squares.
+    fn position_arg(&mut self) -> VmResult<i32> {
         let pos = self.pop()?;
-        self.game.board.check(pos)?;
+        if !self.game.board.valid(pos) {
+            let kind = self.game.board.no_such_position(pos);
+            self.tolerate(kind, "queries there read empty squares, as in the original Axiom")?;
+        }
         Ok(pos)
     }
 }
@@ -298,12 +308,12 @@ pub fn register(vm: &mut Vm) {
     let table = [
         // ---- where we are ----
         word("to", "( pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
+            let pos = vm.position_arg()?;
             vm.game.gen.here = pos;
             Ok(())
         }),
         word("home", "( pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
+            let pos = vm.position_arg()?;
             vm.game.gen.from = pos;
             Ok(())
         }),
@@ -342,12 +352,12 @@ pub fn register(vm: &mut Vm) {
         }),
         word("friend-at?", "( pos -- ? )", |vm| {
             let pos = vm.pop()?;
-            let f = vm.is_friend_at(pos, vm.game.gen.for_player)?;
+            let f = vm.is_friend_at(pos, vm.game.gen.player)?;
             vm.push(flag(f))
         }),
         word("enemy-at?", "( pos -- ? )", |vm| {
             let pos = vm.pop()?;
-            let e = vm.is_enemy_at(pos, vm.game.gen.for_player)?;
+            let e = vm.is_enemy_at(pos, vm.game.gen.player)?;
             vm.push(flag(e))
         }),
         word("neutral-piece-at?", "( pos -- ? )", |vm| {
@@ -403,19 +413,19 @@ pub fn register(vm: &mut Vm) {
         }),
         // ---- edits ----
         word("move", "( from to -- )", |vm| {
-            let to = vm.checked_pos()?;
-            let from = vm.checked_pos()?;
+            let to = vm.pop()?;
+            let from = vm.pop()?;
             vm.edit(Action::Move { from, to })
         }),
         word("capture", "( -- )", |vm| vm.edit(Action::Capture(here(vm)))),
         word("capture-at", "( pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
+            let pos = vm.pop()?;
             vm.edit(Action::Capture(pos))
         }),
         word("drop", "( -- )", place_current),
         word("create", "( -- )", place_current),
         word("create-at", "( pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
+            let pos = vm.pop()?;
             vm.edit(Action::Place { pos, content: vm.game.gen.piece })
         }),
         word("drop-piece", "( type -- )", place_type),
@@ -428,7 +438,7 @@ pub fn register(vm: &mut Vm) {
             vm.edit(Action::Place { pos: here(vm), content: t | p })
         }),
         word("create-player-at", "( player pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
+            let pos = vm.pop()?;
             let p = vm.pop()?;
             let t = vm.game.gen.piece & PIECE_TYPE_MASK;
             vm.edit(Action::Place { pos, content: t | p })
@@ -439,7 +449,7 @@ pub fn register(vm: &mut Vm) {
             vm.edit(Action::Place { pos: here(vm), content: t | p })
         }),
         word("create-player-piece-type-at", "( player type pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
+            let pos = vm.pop()?;
             let t = vm.pop()?;
             let p = vm.pop()?;
             vm.edit(Action::Place { pos, content: t | p })
@@ -449,7 +459,7 @@ pub fn register(vm: &mut Vm) {
             vm.edit(Action::ChangeType { pos: here(vm), piece_type: t })
         }),
         word("change-type-at", "( type pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
+            let pos = vm.pop()?;
             let t = vm.pop()?;
             vm.edit(Action::ChangeType { pos, piece_type: t })
         }),
@@ -458,7 +468,7 @@ pub fn register(vm: &mut Vm) {
             vm.edit(Action::ChangeOwner { pos: here(vm), player: p })
         }),
         word("change-owner-at", "( player pos -- )", |vm| {
-            let pos = vm.checked_pos()?;
+            let pos = vm.pop()?;
             let p = vm.pop()?;
             vm.edit(Action::ChangeOwner { pos, player: p })
         }),
@@ -483,13 +493,21 @@ pub fn register(vm: &mut Vm) {
             vm.game.gen.partial = t.max(0);
             Ok(())
         }),
+        // The original's `Pass`: `add-move` of the move built so far
+        // (usually nothing; a `COMPILE`d word runs when it is played), at
+        // most once per generation, with the move word's `{move-type}`, so
+        // `{move-priorities}` rank it like any other move.
         word("Pass", "( -- )", |vm| {
-            if vm.game.store.lists.is_empty() {
-                return Err(game_error("`Pass` outside move generation"));
+            if !vm.game.gen.active {
+                return Err(game_error("`Pass` outside move generation (only move words may use it)"));
             }
             if !vm.game.gen.pass_added {
                 vm.game.gen.pass_added = true;
-                vm.game.store.add(&[], 0, NOT_PARTIAL, true);
+                let game = &mut vm.game;
+                let g = &mut game.gen;
+                game.store.add(&g.actions, g.move_type, g.partial, true);
+                g.actions.clear();
+                g.partial = NOT_PARTIAL;
             }
             Ok(())
         }),
@@ -513,14 +531,14 @@ fn place_type(vm: &mut Vm) -> VmResult<()> {
 
 /// `drop-piece-at` / `create-piece-type-at ( type pos -- )`.
 fn place_type_at(vm: &mut Vm) -> VmResult<()> {
-    let pos = vm.checked_pos()?;
+    let pos = vm.pop()?;
     let t = vm.pop()?;
     vm.edit(Action::Place { pos, content: t | vm.game.gen.for_player })
 }
 
 /// `friend?` / `enemy?` when the game defines `OnFriends?`.
 pub fn friend_or_enemy(vm: &mut Vm, enemy: bool) -> VmResult<()> {
-    let (here, player) = (vm.game.gen.here, vm.game.gen.for_player);
+    let (here, player) = (vm.game.gen.here, vm.game.gen.player);
     let yes = if enemy { vm.is_enemy_at(here, player)? } else { vm.is_friend_at(here, player)? };
     vm.push(flag(yes))
 }

@@ -122,13 +122,13 @@ impl MoveStore {
         }
         let rank = |t: i32| priorities.iter().position(|&p| p == t).unwrap_or(priorities.len());
         let range = self.current();
-        let Some(best) = self.moves[range.clone()].iter().filter(|m| !m.pass).map(|m| rank(m.move_type)).min() else {
+        let Some(best) = self.moves[range.clone()].iter().map(|m| rank(m.move_type)).min() else {
             return;
         };
         let mut keep = range.start;
         for i in range {
             let m = self.moves[i];
-            if m.pass || rank(m.move_type) == best {
+            if rank(m.move_type) == best {
                 self.moves[keep] = m;
                 keep += 1;
             }

@@ -85,17 +85,51 @@ impl Vm {
         self.game.events = events;
     }
 
-    fn run_event(&mut self, xt: Option<u32>, name: &str) -> VmResult<()> {
-        if let Some(xt) = xt {
-            if self.run_nesting == 0 {
-                self.refill_steps();
-            }
-            self.execute(xt).map_err(|mut e| {
-                e.trace.push(format!("in the event `{name}`"));
-                e
-            })?;
+    /// Runs script the host calls for the game (an event, `OnFriends?`)
+    /// in a frame of its own, with `args` on its stack; answers its top
+    /// cell when it declares `results` = 1. A depth other than `results`
+    /// at the end is an error, or (tolerant) a warning, the top cell
+    /// counting as the result, as in the original; nothing it leaves
+    /// reaches the caller.
+    pub fn call_in_frame(&mut self, xt: u32, args: &[i32], name: &str, results: u32) -> VmResult<i32> {
+        if self.run_nesting == 0 {
+            self.refill_steps();
         }
-        Ok(())
+        let frame = self.enter_frame()?;
+        let result = (|| -> VmResult<i32> {
+            for &a in args {
+                self.push(a)?;
+            }
+            self.execute(xt)?;
+            if self.depth() != results {
+                let kind = ErrorKind::Game(format!(
+                    "`{name}` left {} cell(s) on the stack, where it should leave {results}{}",
+                    self.depth(),
+                    if results == 1 { " (its result)" } else { "" }
+                ));
+                if !self.tolerant {
+                    return Err(kind.into());
+                }
+                let entry = self.dict.word(xt).entry;
+                self.warn(entry, kind, "the top cell is taken as the result, as in the original Axiom");
+            }
+            Ok(if results > 0 && self.depth() > 0 { self.tos } else { 0 })
+        })();
+        self.leave_frame(frame);
+        result.map_err(|mut e| {
+            if !e.is_control() {
+                e.trace.push(format!("in the event `{name}`"));
+            }
+            e
+        })
+    }
+
+    /// An event with no result, if the game defines it.
+    fn run_event(&mut self, xt: Option<u32>, name: &str) -> VmResult<()> {
+        match xt {
+            Some(xt) => self.call_in_frame(xt, &[], name, 0).map(drop),
+            None => Ok(()),
+        }
     }
 
     /// Setup, then `OnNewGame`.
@@ -177,14 +211,10 @@ impl Vm {
         self.refresh_events();
         let result = match self.game.events.is_game_over {
             Some(xt) => {
-                let depth = self.depth();
                 let mark = self.stack_marks();
-                self.run_event(Some(xt), "OnIsGameOver")?;
+                let score = self.call_in_frame(xt, &[], "OnIsGameOver", 1)?;
                 self.check_balanced(mark, "OnIsGameOver")?;
-                if self.depth() != depth + 1 {
-                    return Err(ErrorKind::Game("`OnIsGameOver` must leave exactly one score ( -- score )".into()).into());
-                }
-                self.pop()?
+                score
             }
             None if self.game.store.count() == 0 => DRAW_SCORE,
             None => UNKNOWN_SCORE,
@@ -195,8 +225,17 @@ impl Vm {
         Ok(result)
     }
 
-    /// Applies the board edits and runs the move's words, in order.
+    /// Applies the board edits and runs the move's words, in order, in a
+    /// stack frame of their own (the literals a move pushes are for the
+    /// words it calls).
     pub fn apply_move(&mut self, m: usize) -> VmResult<()> {
+        let frame = self.enter_frame()?;
+        let result = self.apply_move_actions(m);
+        self.leave_frame(frame);
+        result
+    }
+
+    fn apply_move_actions(&mut self, m: usize) -> VmResult<()> {
         let rec = self.game.store.moves[m];
         for i in rec.actions..rec.actions + rec.len {
             // A word the move runs may pop the move's own list.
@@ -409,13 +448,12 @@ impl Vm {
                 let xt = self.find_or_fail(name.as_bytes())?;
                 self.game.best_move = None;
                 self.game.searching = true;
-                let depth = self.depth();
                 let mark = self.stack_marks();
-                let r = self.execute(xt);
+                let name = self.dict.word(xt).display_name();
+                let r = self.call_in_frame(xt, &[], &name, 0);
                 self.game.searching = false;
                 r?;
-                self.check_balanced(mark, &self.dict.word(xt).display_name())?;
-                self.set_depth(depth);
+                self.check_balanced(mark, &name)?;
                 let Some(text) = self.game.best_move.take() else {
                     return Err(ErrorKind::Game(format!(
                         "the engine `{}` chose no move (it must report one with BestMove!)",
@@ -464,10 +502,7 @@ impl Vm {
     pub fn evaluate(&mut self) -> VmResult<i32> {
         self.refresh_events();
         match self.game.events.evaluate {
-            Some(xt) => {
-                self.run_event(Some(xt), "OnEvaluate")?;
-                self.pop()
-            }
+            Some(xt) => self.call_in_frame(xt, &[], "OnEvaluate", 1),
             None => {
                 let me = self.player_to_move();
                 self.push(me)?;
