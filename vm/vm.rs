@@ -486,7 +486,9 @@ impl Vm {
     pub(crate) fn warn_error(&mut self, e: &VmError, consequence: &str) {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        e.to_string().hash(&mut h);
+        // The place, not the whole trace: the same error from another
+        // square or call chain is the same warning.
+        format!("{:?}{:?}", e.location, e.word).hash(&mut h);
         self.warnings.once(h.finish() | 1 << 63, e.code(), || warning_text(e, consequence));
     }
 
