@@ -43,6 +43,9 @@ pub enum ErrorKind {
     Verify,
     /// `BYE`: stop interpreting, successfully.
     Bye,
+    /// Inside the inner interpreter only: a tolerated underflow was
+    /// repaired, run again from `Vm::resume_at`.
+    Resume,
 }
 
 impl ErrorKind {
@@ -78,6 +81,7 @@ impl ErrorKind {
             Game(_) => "game",
             Verify => "verify",
             Bye => "bye",
+            Resume => "resume",
         }
     }
 
@@ -129,6 +133,7 @@ impl ErrorKind {
             Game(m) => m.clone(),
             Verify => "`verify` outside move generation".into(),
             Bye => "BYE".into(),
+            Resume => "resume".into(),
         }
     }
 }
@@ -153,7 +158,7 @@ impl VmError {
 
     /// Verify and Bye pass through every layer untouched.
     pub fn is_control(&self) -> bool {
-        matches!(self.kind, ErrorKind::Verify | ErrorKind::Bye)
+        matches!(self.kind, ErrorKind::Verify | ErrorKind::Bye | ErrorKind::Resume)
     }
 
     pub fn is_located(&self) -> bool {

@@ -58,7 +58,10 @@ impl Vm {
     fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32) -> VmResult<()> {
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let result = self.dispatch(entry);
+        let mut result = self.dispatch(entry);
+        while matches!(&result, Err(e) if e.kind == ErrorKind::Resume) {
+            result = self.dispatch(self.resume_at);
+        }
         if let Err(mut e) = result {
             if !e.is_control() {
                 for i in (base + 1..self.fp).rev() {
@@ -135,7 +138,6 @@ impl Vm {
                 ds = unsafe { (*stacks).ds.as_mut_ptr().add(self.ds_base as usize) };
             }};
         }
-        loop {
         let failure: ErrorKind = 'run: loop {
             // Every failure leaves the loop through one exit below, so the
             // arms stay small and the hot state stays in registers.
@@ -271,12 +273,7 @@ impl Vm {
                     if self.game.board.valid(pos) {
                         mem!(self.mem.fetch(self.game.board.cell_addr(pos)))
                     } else {
-                        let kind = self.game.board.no_such_position(pos);
-                        if !self.tolerant {
-                            fail!(kind)
-                        }
-                        self.warn((ip - 1) as Addr, kind, "read as an empty square off the board, as in the original Axiom");
-                        0
+                        mem!(self.off_board((ip - 1) as Addr, pos))
                     }
                 }};
             }
@@ -1070,14 +1067,43 @@ impl Vm {
         // In a tolerant frame, a data-stack underflow is not the end: the
         // missing cells read as zeros and the instruction runs again
         // (every instruction checks its depth before it changes anything).
+        // In a tolerant frame a data-stack underflow is not the end: the
+        // missing cells read as zeros and `run_frame` resumes at the same
+        // instruction (every instruction checks its depth before it changes
+        // anything). Kept out of this loop: a retry edge here costs every
+        // instruction dearly.
         if let ErrorKind::StackUnderflow { needs, .. } = failure {
-            if self.tolerant && self.tolerate_underflow(needs, (ip - 1) as Addr).is_ok() {
-                reload!();
-                ip -= 1;
-                continue;
+            if self.tolerant {
+                return Err(self.underflow_resume(needs, (ip - 1) as Addr));
             }
         }
-        return Err(self.error_at((ip - 1) as Addr, VmError::new(failure)));
+        Err(self.error_at((ip - 1) as Addr, VmError::new(failure)))
+    }
+
+    /// A query of a position off the board: the error, or in a tolerant
+    /// frame an empty square (with a warning), as the original read.
+    #[cold]
+    #[inline(never)]
+    fn off_board(&mut self, at: Addr, pos: i32) -> Result<i32, ErrorKind> {
+        let kind = self.game.board.no_such_position(pos);
+        if !self.tolerant {
+            return Err(kind);
+        }
+        self.warn(at, kind, "read as an empty square off the board, as in the original Axiom");
+        Ok(0)
+    }
+
+    /// Slides zeros under the frame for a tolerated underflow at `at` and
+    /// answers `Resume` (run again from `at`), or the underflow error.
+    #[cold]
+    #[inline(never)]
+    fn underflow_resume(&mut self, needs: u32, at: Addr) -> VmError {
+        match self.tolerate_underflow(needs, at) {
+            Ok(()) => {
+                self.resume_at = at;
+                VmError::new(ErrorKind::Resume)
+            }
+            Err(e) => self.error_at(at, e),
         }
     }
 }

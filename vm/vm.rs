@@ -170,6 +170,8 @@ pub struct Vm {
     pub(crate) tolerant: bool,
     /// The instruction of the native word running (for its warnings).
     pub(crate) host_ip: Addr,
+    /// Where the inner interpreter resumes after a tolerated underflow.
+    pub(crate) resume_at: Addr,
     /// `run` calls in progress (native words may call back into script).
     pub(crate) run_nesting: u32,
 
@@ -240,6 +242,7 @@ impl Vm {
             ds_base: 0,
             tolerant: false,
             host_ip: 0,
+            resume_at: 0,
             run_nesting: 0,
             code: Code::default(),
             dict: Dictionary::default(),
