@@ -287,3 +287,41 @@ fn unloop_exit_leave_j_and_k_inside_loops() {
     // sum k (0..2) *12 + sum j (0..3) *8 + sum i (0..4) *6 = 12 + 24 + 36.
     assert_eq!(vm.stack(), vec![7, -1, 6, 72]);
 }
+
+// ---- 8. `{board-setup}` records names; `$movesList` -----------------------------
+
+/// Ordo's pattern: the base declares `DEFER MAN` and sets up `MAN`s; the
+/// variant that LOADed it says which piece `MAN` is.
+#[test]
+fn setup_names_resolve_when_the_game_starts() {
+    let src = drop_game(
+        "DEFER STONE : put ( -- ) empty? verify drop add-move ;",
+        "{board-setup {setup} A STONE a1 b1 {setup} B STONE c3 board-setup}
+        ' Stone IS STONE",
+    );
+    let mut vm = game(&src);
+    assert_eq!(moves(&mut vm).len(), 6);
+    assert_eq!(vm.perft(2).unwrap(), 30);
+    vm.run_text("t", b"a1 piece-at b1 piece-at c3 piece-at").unwrap();
+    assert_eq!(vm.stack(), vec![1 | 2048, 1 | 2048, 1 | 4096]);
+}
+
+#[test]
+fn an_unresolvable_setup_name_is_an_error_at_game_start_naming_the_line() {
+    let src = drop_game(": put ( -- ) empty? verify drop add-move ;", "DEFER STONE\n{board-setup {setup} A STONE a1 board-setup}");
+    let Err(e) = try_game(&src, false) else { panic!("the game started") };
+    let text = e.to_string();
+    assert_eq!(e.code(), "unset-defer", "{text}");
+    assert!(text.contains("--> game:7:"), "{text}");
+    assert!(text.contains("resolved as the game starts"), "{text}");
+}
+
+/// Abstract Mancala's pattern: the move count read through the list header.
+#[test]
+fn moves_list_header_holds_the_count_and_the_first_move() {
+    let src = drop_game(": put ( -- ) empty? verify drop add-move ;", "");
+    let mut vm = game(&src);
+    vm.generate_turn().unwrap();
+    vm.run_text("t", b"$movesList @ CELLSIZE + @  move-count  $movesList @ 2 CELLS + @  $FirstMove =").unwrap();
+    assert_eq!(vm.stack(), vec![9, 9, -1]);
+}

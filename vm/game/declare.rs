@@ -24,7 +24,19 @@ pub struct OpenBlocks {
     moves: Option<MoveListDecl>,
     priorities: Option<Vec<i32>>,
     pieces: bool,
-    setup: Option<Vec<(i32, i32, i32)>>,
+    setup: Option<Vec<SetupLine>>,
+}
+
+/// One `{setup} Player Piece pos…` line, kept as the names it gave. The
+/// original recorded the names and resolved them when a game starts, so a
+/// variant may `IS` a `DEFER`red piece word after LOADing the base game.
+#[derive(Clone, Debug)]
+pub struct SetupLine {
+    pub player: String,
+    pub piece: String,
+    pub positions: Vec<String>,
+    /// Where the line is, for errors.
+    pub at: crate::lexer::Pos,
 }
 
 fn err(msg: impl Into<String>) -> VmError {
@@ -563,20 +575,16 @@ pub fn register(vm: &mut Vm) {
             if vm.game.decl.setup.is_none() {
                 return Err(err("`{setup}` belongs inside `{board-setup … board-setup}`"));
             }
-            let player = vm.player_value("{setup}")?;
-            let piece = vm.read_value("{setup}")?;
-            if piece <= 0 || piece as usize > vm.game.pieces.len() {
-                return Err(err(format!("`{{setup}}`: {piece} is not a piece type")));
-            }
-            let first = vm.read_position("{setup}")?;
-            let mut squares = vec![first];
+            let at = vm.token_pos();
+            let player = vm.read_name("{setup}")?;
+            let piece = vm.read_name("{setup}")?;
+            let mut positions = vec![vm.read_name("{setup}")?];
             // More positions may follow: `{setup} White Man a1 c1 e1`.
             while let Some(pos) = vm.peek_position() {
-                squares.push(pos);
+                positions.push(pos);
             }
-            // Reading the names may have run script that closed the block.
             let list = vm.game.decl.setup.as_mut().ok_or_else(|| err("`{setup}` belongs inside `{board-setup … board-setup}`"))?;
-            list.extend(squares.into_iter().map(|pos| (player, piece, pos)));
+            list.push(SetupLine { player, piece, positions, at });
             Ok(())
         }),
         word("board-setup}", "( -- )", |vm| {
@@ -622,12 +630,46 @@ impl Vm {
         Ok(&mut self.game.pieces[i])
     }
 
+    /// The board's contents the `{setup}` lines give, resolving their
+    /// names now (a game is starting): (player, piece type, position).
+    pub fn resolve_setup(&mut self) -> VmResult<Vec<(i32, i32, i32)>> {
+        let mut placed = Vec::new();
+        for line in self.game.setup.clone() {
+            let r = (|| -> VmResult<()> {
+                let player = self.value_of(line.player.as_bytes())?;
+                if player & !super::PLAYER_MASK != 0 || player == 0 {
+                    return Err(err(format!("`{}` is not a player (its value is {player})", line.player)));
+                }
+                let piece = self.value_of(line.piece.as_bytes())?;
+                if piece <= 0 || piece as usize > self.game.pieces.len() {
+                    return Err(err(format!("`{}` is not a piece type (its value is {piece})", line.piece)));
+                }
+                for name in &line.positions {
+                    let pos = self.value_of(name.as_bytes())?;
+                    self.game.board.check(pos)?;
+                    placed.push((player, piece, pos));
+                }
+                Ok(())
+            })();
+            if let Err(mut e) = r {
+                if e.location.is_none() {
+                    e.location = self.location(line.at);
+                    e.word = Some("{setup}".into());
+                }
+                e.trace.push("in `{board-setup`, resolved as the game starts".to_string());
+                return Err(e);
+            }
+        }
+        Ok(placed)
+    }
+
     /// Reads the next name if it is a position; leaves the input alone if not.
-    fn peek_position(&mut self) -> Option<i32> {
+    fn peek_position(&mut self) -> Option<String> {
         let saved = self.inputs.last()?.pos;
         let (name, _) = self.next_token()?;
-        match self.game.board.position_named(&String::from_utf8_lossy(&name)) {
-            Some(pos) => Some(pos),
+        let name = String::from_utf8_lossy(&name).into_owned();
+        match self.game.board.position_named(&name) {
+            Some(_) => Some(name),
             None => {
                 if let Some(input) = self.inputs.last_mut() {
                     input.pos = saved;

@@ -122,8 +122,8 @@ pub struct Game {
     pub pieces: Vec<PieceDecl>,
     /// Piece types above this are not generated (`{dummy-pieces}`).
     pub piece_scan_limit: Option<usize>,
-    /// (player, piece type, position)
-    pub setup: Vec<(i32, i32, i32)>,
+    /// The `{setup}` lines, as names: resolved when each game starts.
+    pub setup: Vec<declare::SetupLine>,
     /// State of open declaration blocks.
     pub decl: declare::OpenBlocks,
     pub gen: generate::Context,
@@ -144,6 +144,8 @@ pub struct Game {
     /// `$MoveString` answers with one of these counted strings (ring).
     pub move_string_cells: u32,
     pub move_string_next: u32,
+    /// `$movesList`'s variable, then the list header it points at.
+    pub moves_list_cells: u32,
     /// Move lists pushed by `$GenerateMoves` and not yet popped.
     pub script_lists: u32,
     /// The `{piece}` the items of a `{pieces` block apply to.

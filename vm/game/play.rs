@@ -145,8 +145,7 @@ impl Vm {
         g.turn = TurnState::default();
         let (region, len) = (g.board.region as i32, g.board.region_len as i32);
         self.mem.slice_mut(region, len)?.copy_from_slice(&self.game.initial_region);
-        for i in 0..self.game.setup.len() {
-            let (player, piece, pos) = self.game.setup[i];
+        for (player, piece, pos) in self.resolve_setup()? {
             self.game.board.set(&mut self.mem, pos, piece | player)?;
         }
         self.enter_turn();
@@ -587,8 +586,10 @@ impl Vm {
     fn reserve_game_cells(&mut self) {
         let strings = self.mem.allot_cells_zeroed((MOVE_STRING_BYTES * MOVE_STRING_RING) as i32).unwrap_or(0);
         let types = self.mem.allot_cells_zeroed((MOVE_TYPE_RING * 4) as i32).unwrap_or(0);
+        let moves_list = self.mem.allot_cells_zeroed(4 * 4).unwrap_or(0);
         self.game.move_string_cells = strings;
         self.game.move_type_cells = types;
+        self.game.moves_list_cells = moves_list;
     }
 }
 
@@ -605,6 +606,17 @@ pub fn register(vm: &mut Vm) {
         word("$NextMove", "( m -- m' )", |vm| {
             let m = vm.pop()?;
             vm.push(vm.game.store.next_handle(m))
+        }),
+        // The original's variable: `$movesList @` is the current list's
+        // header, cell 1 its move count, cell 2 its first move.
+        word("$movesList", "( -- addr )", |vm| {
+            let var = vm.game.moves_list_cells as i32;
+            let r = vm.game.store.current();
+            let first = if r.is_empty() { 0 } else { r.start as i32 + 1 };
+            vm.mem.store(var, var + 4)?;
+            vm.mem.store(var + 8, r.len() as i32)?;
+            vm.mem.store(var + 12, first)?;
+            vm.push(var)
         }),
         word("$MoveString", "( m -- str )", |vm| {
             let m = vm.pop()?;
