@@ -1,0 +1,329 @@
+//! `axforth check PATH...`: the porter's smoke test. Finds the game
+//! variants in the paths, and for each: loads it, counts the moves at the
+//! start, plays seeded random games to the end (or a ply cap), and says
+//! in one line how it went (the first error with its place, if any).
+
+use anyhow::Result;
+use axforth::game::{Engine, UNKNOWN_SCORE};
+use axforth::{Config, Vm};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+pub struct CheckOptions {
+    pub games: u32,
+    pub max_plies: u32,
+    pub timeout: Duration,
+    pub json: bool,
+    /// Print each variant's warnings under its line.
+    pub warnings: bool,
+}
+
+/// How one variant fared.
+#[derive(Default)]
+struct Report {
+    path: String,
+    start_moves: Option<usize>,
+    played: u32,
+    finished: u32,
+    plies: u64,
+    warnings: usize,
+    seconds: f64,
+    warning_texts: Vec<String>,
+    error: Option<String>,
+}
+
+pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Result<ExitCode> {
+    let mut files = Vec::new();
+    for p in paths {
+        let found = game_files(p);
+        if found.is_empty() {
+            eprintln!("error: no game in {} (a game is a top-level .4th file that declares `{{players`)", p.display());
+            return Ok(ExitCode::FAILURE);
+        }
+        files.extend(found);
+    }
+    let progress = std::io::stderr().is_terminal() && !options.json;
+    // Variants are independent (a VM each): check them on every core,
+    // report them in order.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    let mut slots: Vec<Option<Report>> = (0..files.len()).map(|_| None).collect();
+    let mut reports = Vec::new();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (files, next, config) = (&files, &next, &config);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(file) = files.get(i) else { break };
+                if tx.send((i, check_file(config, file, options))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (i, report) in rx {
+            slots[i] = Some(report);
+            while let Some(report) = slots.get_mut(reports.len()).and_then(Option::take) {
+                if progress {
+                    eprint!("\r\x1b[K");
+                }
+                if !options.json {
+                    println!("{}", report_line(&report));
+                    if options.warnings {
+                        for w in &report.warning_texts {
+                            println!("    {}", w.replace('\n', "\n    "));
+                        }
+                    }
+                }
+                reports.push(report);
+            }
+            if progress {
+                eprint!("\r\x1b[K[{}/{}] checked", reports.len(), files.len());
+            }
+        }
+    });
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    let failed = reports.iter().filter(|r| r.error.is_some()).count();
+    let warned = reports.iter().filter(|r| r.warnings > 0).count();
+    if options.json {
+        println!("{}", json(&reports, options));
+    } else {
+        println!("{} files: {} passed, {failed} failed, {warned} with warnings", reports.len(), reports.len() - failed);
+    }
+    Ok(if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn report_line(r: &Report) -> String {
+    let status = if r.error.is_some() { "FAIL" } else { "ok  " };
+    let moves = r.start_moves.map_or("-".to_string(), |n| n.to_string());
+    let avg = if r.played > 0 { r.plies as f64 / r.played as f64 } else { 0.0 };
+    let mut line = format!(
+        "{status} {}  start moves {moves}, games finished {}/{}, average {avg:.1} plies, {} warning(s), {:.1} s",
+        r.path, r.finished, r.played, r.warnings, r.seconds
+    );
+    if let Some(e) = &r.error {
+        line.push_str(&format!("\n     {}", e.replace('\n', "\n     ")));
+    }
+    line
+}
+
+fn check_file(config: &Config, file: &Path, options: &CheckOptions) -> Report {
+    let report = Report { path: file.display().to_string(), ..Report::default() };
+    let started = Instant::now();
+    let deadline = started + options.timeout;
+    let report = check_games(config, file, options, deadline, report);
+    Report { seconds: started.elapsed().as_secs_f64(), ..report }
+}
+
+fn check_games(config: &Config, file: &Path, options: &CheckOptions, deadline: Instant, mut report: Report) -> Report {
+    for game in 1..=options.games.max(1) {
+        let config = Config { seed: Some(game as u64), max_steps: config.max_steps.or(Some(50_000_000)), ..config.clone() };
+        let mut vm = match Vm::new(config) {
+            Ok(vm) => vm,
+            Err(e) => {
+                report.error = Some(first_lines(&e.to_string()));
+                return report;
+            }
+        };
+        vm.capture_output();
+        let result = play_one(&mut vm, file, game == 1, &mut report, options.max_plies, deadline);
+        report.warnings += vm.warning_count();
+        report.warning_texts.extend(vm.take_warnings());
+        let _ = vm.take_output();
+        if let Err(e) = result {
+            report.error = Some(first_lines(&e));
+            return report;
+        }
+    }
+    report.warning_texts.sort();
+    report.warning_texts.dedup();
+    report
+}
+
+/// Loads the game and plays one random game; counts it in the report.
+fn play_one(vm: &mut Vm, file: &Path, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), String> {
+    let text = |e: axforth::VmError| e.to_string();
+    vm.run_file(file).map_err(text)?;
+    vm.check_loaded().map_err(text)?;
+    vm.new_game().map_err(text)?;
+    vm.remember_position();
+    for p in &mut vm.game.players {
+        p.engine = Engine::Random;
+    }
+    if first {
+        vm.generate_turn().map_err(text)?;
+        report.start_moves = Some(vm.game.store.count());
+        vm.game.store.pop_list();
+    }
+    report.played += 1;
+    for ply in 0..max_plies {
+        if Instant::now() > deadline {
+            return Err(format!("error: timed out (more than the --timeout for this file) in game {}, ply {ply}", report.played));
+        }
+        vm.generate_turn().map_err(text)?;
+        if vm.game_result().map_err(text)? != UNKNOWN_SCORE {
+            report.finished += 1;
+            report.plies += ply as u64;
+            vm.game.store.pop_list();
+            return Ok(());
+        }
+        let m = vm.choose_move(Engine::Random).map_err(text)?;
+        vm.make_move(m).map_err(text)?;
+        vm.game.store.pop_list();
+        vm.remember_position();
+    }
+    report.plies += max_plies as u64;
+    Ok(())
+}
+
+/// An error's headline and place (the rest of the trace is for `play`).
+fn first_lines(e: &str) -> String {
+    e.lines().take(2).collect::<Vec<_>>().join("\n")
+}
+
+// ---- finding the variants -------------------------------------------------------
+
+/// The game variants a path names: the file itself, or the top-level
+/// game files of a folder, and of its sub-folders one level down.
+pub fn game_files(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        return vec![path.to_path_buf()];
+    }
+    let mut found = games_in(path);
+    if let Ok(entries) = std::fs::read_dir(path) {
+        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect();
+        dirs.sort();
+        for d in dirs {
+            found.extend(games_in(&d));
+        }
+    }
+    found
+}
+
+/// The `.4th` files of a folder that no other file of it LOADs and that
+/// declare `{players` (themselves or through what they LOAD).
+fn games_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x.eq_ignore_ascii_case("4th")))
+        .collect();
+    files.sort();
+    let loaded: Vec<String> = files.iter().flat_map(|f| loads(f)).map(|n| n.to_lowercase()).collect();
+    files
+        .into_iter()
+        .filter(|f| {
+            let name = f.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+            !loaded.contains(&name) && declares_players(f, &mut Vec::new())
+        })
+        .collect()
+}
+
+/// The words of a file, without its comments (`( … )` and `\ …`), which
+/// may well mention `{players` or `LOAD`.
+fn tokens(file: &Path) -> Vec<String> {
+    let bytes = std::fs::read(file).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let mut out = Vec::new();
+    let mut rest: &str = &text;
+    loop {
+        rest = rest.trim_start();
+        let Some(end) = rest.find(|c: char| c.is_ascii_whitespace()).or((!rest.is_empty()).then_some(rest.len())) else {
+            return out;
+        };
+        let (word, after) = rest.split_at(end);
+        rest = match word {
+            "(" => after.find(')').map_or("", |i| &after[i + 1..]),
+            "\\" => after.find('\n').map_or("", |i| &after[i + 1..]),
+            _ => {
+                out.push(word.to_string());
+                after
+            }
+        };
+    }
+}
+
+/// The names a file LOADs.
+fn loads(file: &Path) -> Vec<String> {
+    let t = tokens(file);
+    t.windows(2).filter(|w| w[0] == "LOAD").map(|w| w[1].clone()).collect()
+}
+
+fn declares_players(file: &Path, seen: &mut Vec<PathBuf>) -> bool {
+    if seen.iter().any(|s| s == file) {
+        return false;
+    }
+    seen.push(file.to_path_buf());
+    let t = tokens(file);
+    if t.iter().enumerate().any(|(i, w)| w == "{players" && (i == 0 || t[i - 1] != ":")) {
+        return true;
+    }
+    let dir = file.parent().unwrap_or(Path::new("."));
+    loads(file).iter().filter_map(|n| resolve(dir, n)).any(|f| declares_players(&f, seen))
+}
+
+/// LOAD's rule: the name in the folder, else ignoring case.
+fn resolve(dir: &Path, name: &str) -> Option<PathBuf> {
+    let exact = dir.join(name);
+    if exact.is_file() {
+        return Some(exact);
+    }
+    let want = name.to_lowercase();
+    std::fs::read_dir(dir).ok()?.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().to_lowercase() == want))
+}
+
+// ---- JSON -------------------------------------------------------------------------
+
+fn json(reports: &[Report], options: &CheckOptions) -> String {
+    let files: Vec<String> = reports
+        .iter()
+        .map(|r| {
+            format!(
+                "{{\"path\":{},\"ok\":{},\"start_moves\":{},\"games\":{},\"finished\":{},\"average_plies\":{:.2},\"warnings\":{},\"seconds\":{:.3},\"error\":{}}}",
+                string(&r.path),
+                r.error.is_none(),
+                r.start_moves.map_or("null".to_string(), |n| n.to_string()),
+                r.played,
+                r.finished,
+                if r.played > 0 { r.plies as f64 / r.played as f64 } else { 0.0 },
+                r.warnings,
+                r.seconds,
+                r.error.as_deref().map_or("null".to_string(), string),
+            )
+        })
+        .collect();
+    let failed = reports.iter().filter(|r| r.error.is_some()).count();
+    format!(
+        "{{\"games_per_file\":{},\"max_plies\":{},\"files\":[{}],\"passed\":{},\"failed\":{failed}}}",
+        options.games,
+        options.max_plies,
+        files.join(","),
+        reports.len() - failed
+    )
+}
+
+/// A JSON string literal.
+pub fn string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,67 @@
+//! What the game verbs share: loading a game and replaying `--after`,
+//! the verdict of a finished game, and printing the warnings the VM's
+//! tolerances raise (AXIOM.md §8) on stderr.
+
+use anyhow::{anyhow, bail, Result};
+use axforth::game::{DRAW_SCORE, UNKNOWN_SCORE};
+use axforth::{Config, Vm};
+use std::path::Path;
+
+/// Loads the game, starts it, and plays the `--after` moves ("e2 - e4; d7 - d5").
+pub fn start(config: Config, game: &Path, after: Option<&str>) -> Result<Vm> {
+    let mut vm = Vm::new(config)?;
+    let loaded = vm.run_file(game);
+    vm.flush_output();
+    print_warnings(&mut vm);
+    loaded?;
+    if vm.directive("$gameLog") {
+        let path = game.with_extension("log");
+        let file = std::fs::File::create(&path).map_err(|e| anyhow!("$gameLog: cannot write {}: {e}", path.display()))?;
+        vm.out.log = Some(file);
+    }
+    vm.new_game()?;
+    vm.remember_position();
+    for text in after.unwrap_or("").split(';').map(str::trim).filter(|t| !t.is_empty()) {
+        vm.generate_turn()?;
+        if vm.game_result()? != UNKNOWN_SCORE {
+            bail!("cannot play `{text}`: the game is already over");
+        }
+        let Some(m) = vm.find_move(text) else {
+            let legal = vm.move_texts().join(", ");
+            bail!("`{text}` is not a legal move for {}; legal moves: {legal}", vm.game.player_name(vm.player_to_move()));
+        };
+        vm.make_move(m)?;
+        vm.game.store.pop_list();
+        vm.remember_position();
+    }
+    vm.flush_output();
+    print_warnings(&mut vm);
+    Ok(vm)
+}
+
+pub fn to_move(vm: &Vm) -> String {
+    vm.game.player_name(vm.player_to_move())
+}
+
+/// "Black has won" for a score from the point of view of the player to move.
+pub fn verdict(vm: &Vm, score: i32) -> String {
+    let me = to_move(vm);
+    // With two contestants, a loss is the other one's win.
+    let contestants: Vec<&str> = vm.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.as_str()).collect();
+    match score {
+        DRAW_SCORE => "a draw".to_string(),
+        s if s > 0 => format!("{me} has won"),
+        _ => match contestants[..] {
+            [a, b] if a == me => format!("{b} has won"),
+            [a, b] if b == me => format!("{a} has won"),
+            _ => format!("{me} has lost"),
+        },
+    }
+}
+
+/// Prints the warnings raised since the last call on stderr.
+pub fn print_warnings(vm: &mut Vm) {
+    for w in vm.take_warnings() {
+        eprintln!("{w}");
+    }
+}

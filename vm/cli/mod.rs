@@ -1,0 +1,204 @@
+//! The command line: the clap definitions of every verb, the flags they
+//! share, and the dispatch. Each verb lives in a file of its own.
+
+use anyhow::Result;
+use axforth::Config;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+mod bench;
+mod check;
+mod game;
+mod moves;
+mod perft;
+mod play;
+mod repl;
+mod run;
+mod show;
+
+#[derive(Parser)]
+#[command(name = "axforth", version, about = "Runs Axiom .4th board games and ForthScript programs")]
+struct Cli {
+    #[command(flatten)]
+    limits: Limits,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Limits and reproducibility, shared by every subcommand.
+#[derive(Args, Clone)]
+struct Limits {
+    /// Seed the random streams (RANDOMIZE then reseeds from it: runs repeat exactly)
+    #[arg(long, global = true)]
+    seed: Option<u64>,
+    /// Instruction budget (calls, loop iterations, backward jumps); a runaway loop ends with an error
+    #[arg(long, global = true)]
+    max_steps: Option<u64>,
+    /// Data stack depth in cells
+    #[arg(long, global = true, default_value_t = Config::default().stack_depth)]
+    stack_depth: u32,
+    /// Return stack depth (nested calls, and cells for >R and loops)
+    #[arg(long, global = true, default_value_t = Config::default().return_depth)]
+    return_depth: u32,
+    /// Data space size in bytes
+    #[arg(long, global = true, default_value_t = Config::default().data_space)]
+    data_space: usize,
+    /// How deep LOAD may nest
+    #[arg(long, global = true, default_value_t = Config::default().load_depth)]
+    load_depth: u32,
+    /// Check game code (move words, events, engines) strictly: what the original Axiom tolerated becomes an error
+    #[arg(long, global = true)]
+    strict: bool,
+}
+
+impl Limits {
+    fn config(&self) -> Config {
+        Config {
+            stack_depth: self.stack_depth,
+            return_depth: self.return_depth,
+            data_space: self.data_space,
+            load_depth: self.load_depth,
+            max_steps: self.max_steps,
+            seed: self.seed,
+            strict: self.strict,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Interpret ForthScript files, in order; exits non-zero on the first error
+    Run {
+        /// Files to interpret
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Interactive session with line editing and history; errors reset the stacks and the session goes on
+    Repl {
+        /// Files to load before the prompt
+        files: Vec<PathBuf>,
+    },
+    /// Show the board of a game (after --after moves, if given)
+    Show {
+        /// The game's top .4th file
+        game: PathBuf,
+        #[command(flatten)]
+        after: After,
+    },
+    /// List the legal moves of the player to move
+    Moves {
+        /// The game's top .4th file
+        game: PathBuf,
+        #[command(flatten)]
+        after: After,
+    },
+    /// Count the move sequences of DEPTH plies (a partial-move chain is one ply)
+    Perft {
+        /// The game's top .4th file
+        game: PathBuf,
+        /// Plies to count
+        depth: u32,
+        /// One count per first move
+        #[arg(long)]
+        divide: bool,
+        #[command(flatten)]
+        after: After,
+    },
+    /// Play in the terminal against the engines the game file assigns
+    Play {
+        /// The game's top .4th file
+        game: PathBuf,
+        /// The player you play (default: the first player)
+        #[arg(long)]
+        human: Option<String>,
+        /// No human: the engines play every side
+        #[arg(long)]
+        watch: bool,
+        /// Stop after this many plies
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+        /// Seconds the built-in search engine thinks per move
+        #[arg(long, default_value_t = 1.0)]
+        think: f64,
+        /// Every engine player uses this engine instead of the file's: random, first or search
+        #[arg(long, value_parser = ["random", "first", "search"])]
+        engine: Option<String>,
+        #[command(flatten)]
+        after: After,
+    },
+    /// The porter's smoke test: load every game variant in the paths and play seeded random games
+    Check {
+        /// Game files, or folders (their top-level variants, and those of their sub-folders)
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Random games per variant (seeds 1, 2, ...)
+        #[arg(long, default_value_t = 3)]
+        games: u32,
+        /// A game not over after this many plies counts as unfinished (not a failure)
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+        /// Seconds a variant may take in all; more is a failure
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        /// Print each variant's warnings under its line
+        #[arg(long)]
+        warnings: bool,
+        /// One JSON document instead of lines
+        #[arg(long)]
+        json: bool,
+    },
+    /// Othello perft: the ForthScript game against a native Rust mailbox reference
+    Bench {
+        /// The Othello script to measure
+        #[arg(long, default_value = "scripts/othello/othello.4th")]
+        game: PathBuf,
+        /// Perft depth
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Runs; the best time counts
+        #[arg(long, default_value_t = 3)]
+        runs: u32,
+    },
+}
+
+/// Moves to play first, from the start position.
+#[derive(Args)]
+struct After {
+    /// Moves in Zillions notation separated by `;`, e.g. "Disc d3; Disc c5"
+    #[arg(long, value_name = "MOVES")]
+    after: Option<String>,
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<ExitCode> {
+    let config = cli.limits.config();
+    match cli.command {
+        Command::Run { files } => run::run(config, &files),
+        Command::Repl { files } => repl::repl(config, &files),
+        Command::Show { game, after } => show::show(config, &game, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
+        Command::Moves { game, after } => moves::moves(config, &game, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
+        Command::Perft { game, depth, divide, after } => {
+            perft::perft(config, &game, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
+        }
+        Command::Check { paths, games, max_plies, timeout, warnings, json } => {
+            let options = check::CheckOptions { games, max_plies, timeout: std::time::Duration::from_secs_f64(timeout.max(0.0)), json, warnings };
+            check::check(config, &paths, &options)
+        }
+        Command::Bench { game, depth, runs } => bench::bench(config, &game, depth, runs).map(|_| ExitCode::SUCCESS),
+        Command::Play { game, human, watch, max_plies, think, engine, after } => {
+            let options = play::PlayOptions { human: human.as_deref(), watch, max_plies, think, engine: engine.as_deref() };
+            play::play(config, &game, &options, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
+        }
+    }
+}

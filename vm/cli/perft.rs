@@ -1,0 +1,27 @@
+//! `axforth perft GAME N`: move sequences of N plies, and nodes/s.
+
+use super::game::{print_warnings, start};
+use anyhow::Result;
+use axforth::Config;
+use std::path::Path;
+use std::time::Instant;
+
+pub fn perft(config: Config, game: &Path, depth: u32, divide: bool, after: Option<&str>) -> Result<()> {
+    let mut vm = start(config, game, after)?;
+    let t0 = Instant::now();
+    let total = if divide {
+        let parts = vm.perft_divide(depth)?;
+        vm.flush_output();
+        for (text, n) in &parts {
+            println!("{text}: {n}");
+        }
+        parts.iter().map(|(_, n)| n).sum()
+    } else {
+        vm.perft(depth)?
+    };
+    vm.flush_output();
+    print_warnings(&mut vm);
+    let secs = t0.elapsed().as_secs_f64();
+    println!("perft {depth}: {total} ({secs:.3} s, {:.0} nodes/s)", total as f64 / secs.max(1e-9));
+    Ok(())
+}

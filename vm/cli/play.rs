@@ -1,0 +1,108 @@
+//! `axforth play GAME`: a human against the engines in the terminal, or
+//! (`--watch`) the engines against each other.
+
+use super::game::{print_warnings, start, to_move, verdict};
+use anyhow::{anyhow, Result};
+use axforth::game::{Engine, UNKNOWN_SCORE};
+use axforth::Config;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
+
+pub struct PlayOptions<'a> {
+    /// The human's player (default: the first player).
+    pub human: Option<&'a str>,
+    /// No human: the engines play every side.
+    pub watch: bool,
+    pub max_plies: u32,
+    /// Seconds the built-in search thinks per move.
+    pub think: f64,
+    /// `random`, `first` or `search` for every engine player.
+    pub engine: Option<&'a str>,
+}
+
+/// A human against the engines the file assigns; `watch` lets the engines
+/// play every side.
+pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&str>) -> Result<()> {
+    let PlayOptions { human, watch, max_plies, think, engine } = *options;
+    let mut vm = start(config, game, after)?;
+    vm.game.think = std::time::Duration::from_secs_f64(think.max(0.0));
+    if let Some(name) = engine {
+        let engine = match name {
+            "random" => Engine::Random,
+            "first" => Engine::First,
+            _ => Engine::Default,
+        };
+        for p in &mut vm.game.players {
+            p.engine = engine;
+        }
+    }
+    let colour = std::io::stdout().is_terminal();
+    let human = if watch {
+        None
+    } else {
+        let name = human.map(str::to_string).unwrap_or_else(|| vm.game.players[0].name.clone());
+        let p = vm.game.players.iter().find(|p| p.name.eq_ignore_ascii_case(&name)).ok_or_else(|| {
+            let names: Vec<_> = vm.game.players.iter().map(|p| p.name.clone()).collect();
+            anyhow!("no player named `{name}` (the players are {})", names.join(", "))
+        })?;
+        Some(p.value)
+    };
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    for _ in 0..max_plies {
+        vm.generate_turn()?;
+        let r = vm.game_result()?;
+        vm.flush_output();
+        print_warnings(&mut vm);
+        if r != UNKNOWN_SCORE {
+            print!("{}", axforth::game::show::render(&vm, colour));
+            println!("game over: {}", verdict(&vm, r));
+            return Ok(());
+        }
+        let me = vm.player_to_move();
+        let m = if Some(me) == human {
+            print!("{}", axforth::game::show::render(&vm, colour));
+            let texts = vm.move_texts();
+            loop {
+                println!("{} to move, turn {}: {}", to_move(&vm), vm.game.turn.number, texts.join(", "));
+                print!("your move (text or number, `quit`)> ");
+                std::io::stdout().flush()?;
+                let Some(line) = lines.next() else { return Ok(()) };
+                let line = line?;
+                let line = line.trim();
+                if line == "quit" {
+                    return Ok(());
+                }
+                if let Ok(n) = line.parse::<usize>() {
+                    if (1..=texts.len()).contains(&n) {
+                        break vm.game.store.current().start + n - 1;
+                    }
+                }
+                if let Some(m) = vm.find_move(line) {
+                    break m;
+                }
+                println!("`{line}` is not a legal move");
+            }
+        } else {
+            let engine = vm.engine_to_move();
+            let m = vm.choose_move(engine)?;
+            vm.flush_output();
+            let name = match engine {
+                Engine::Random => "random",
+                Engine::First => "first",
+                Engine::Script(_) => "script engine",
+                Engine::Default | Engine::Uct => "search",
+            };
+            println!("{} ({name}): {}", to_move(&vm), axforth::game::moves::move_text(&vm.game, m));
+            m
+        };
+        vm.make_move(m)?;
+        vm.game.store.pop_list();
+        vm.remember_position();
+        print_warnings(&mut vm);
+    }
+    vm.flush_output();
+    println!("stopped after {max_plies} plies");
+    Ok(())
+}
+
