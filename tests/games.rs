@@ -414,7 +414,7 @@ fn pieces_may_name_move_lists_declared_later_and_engines_defined_later() {
     assert_eq!(moves(&mut vm), vec!["Stone a1", "Stone b1", "Stone c1"]);
     vm.generate_turn().unwrap();
     let m = vm.choose_move(vm.engine_to_move()).unwrap();
-    assert_eq!(move_text(&vm.game, m), "Stone b1");
+    assert_eq!(move_text(&vm.game, &vm.mem, m), "Stone b1");
     vm.game.store.pop_list();
     let e = try_load("{board 1 3 {grid} board} {players {player} A {search-engine} nowhere players}").err().unwrap();
     assert!(e.to_string().contains("`nowhere`, which is not defined"), "{e}");
@@ -425,7 +425,7 @@ fn engine_words_walk_and_apply_moves() {
     let mut vm = load_file("scripts/othello/othello.4th");
     vm.generate_turn().unwrap();
     let first = vm.game.store.current().start;
-    let text = move_text(&vm.game, first);
+    let text = move_text(&vm.game, &vm.mem, first);
     // Walk the list, read the type, clone, apply through .moveCFA, restore.
     let src = ": count-moves ( -- n ) 0 $FirstMove BEGIN ?DUP WHILE SWAP 1+ SWAP $NextMove REPEAT ;
                count-moves $FirstMove .moveType @

@@ -270,7 +270,7 @@ fn declares_players(file: &Path, seen: &mut Vec<PathBuf>) -> bool {
 }
 
 /// LOAD's rule: the name in the folder, else ignoring case.
-fn resolve(dir: &Path, name: &str) -> Option<PathBuf> {
+pub fn resolve(dir: &Path, name: &str) -> Option<PathBuf> {
     let exact = dir.join(name);
     if exact.is_file() {
         return Some(exact);

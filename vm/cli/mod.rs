@@ -14,6 +14,7 @@ mod moves;
 mod perft;
 mod play;
 mod repl;
+mod replay;
 mod run;
 mod show;
 
@@ -148,6 +149,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play back an AutoPlay log the original Axiom wrote, move by move, and report where axforth disagrees
+    Replay {
+        /// The log (`AutoPlay A B N` and what followed)
+        log: PathBuf,
+        /// The game file (default: the log's first variant, beside the log)
+        #[arg(long)]
+        game: Option<PathBuf>,
+        /// One JSON document instead of lines
+        #[arg(long)]
+        json: bool,
+    },
     /// Othello perft: the ForthScript game against a native Rust mailbox reference
     Bench {
         /// The Othello script to measure
@@ -195,6 +207,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             let options = check::CheckOptions { games, max_plies, timeout: std::time::Duration::from_secs_f64(timeout.max(0.0)), json, warnings };
             check::check(config, &paths, &options)
         }
+        Command::Replay { log, game, json } => replay::replay(config, &log, game.as_deref(), json),
         Command::Bench { game, depth, runs } => bench::bench(config, &game, depth, runs).map(|_| ExitCode::SUCCESS),
         Command::Play { game, human, watch, max_plies, think, engine, after } => {
             let options = play::PlayOptions { human: human.as_deref(), watch, max_plies, think, engine: engine.as_deref() };

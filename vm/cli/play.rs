@@ -93,7 +93,7 @@ pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&s
                 Engine::Script(_) => "script engine",
                 Engine::Default | Engine::Uct => "search",
             };
-            println!("{} ({name}): {}", to_move(&vm), axforth::game::moves::move_text(&vm.game, m));
+            println!("{} ({name}): {}", to_move(&vm), axforth::game::moves::move_text(&vm.game, &vm.mem, m));
             m
         };
         vm.make_move(m)?;

@@ -137,23 +137,44 @@ impl MoveStore {
     }
 }
 
-/// A move's text in Zillions notation: `e2 - e4`, ` x d5` per capture,
-/// `Man e4` for a drop, `Pass` for a pass.
-pub fn move_text(game: &Game, m: usize) -> String {
+/// A move's text as the original Axiom wrote it (its AutoPlay logs):
+/// each piece moved is `Man f3 - f4`, with ` x ` instead of ` - ` when
+/// the target square is occupied on the board the move was generated on
+/// (`Man f5 x f4`); several in one move follow each other (`Man c7 - c5
+/// Man d7 - d5`). A capture elsewhere adds `x d5`, a drop or create
+/// `Man e4`; a pass is `Pass`. Call it while that board is current, as
+/// `$MoveString`, `moves` and the engines do.
+pub fn move_text(game: &Game, mem: &crate::memory::Memory, m: usize) -> String {
     let rec = game.store.moves[m];
-    if rec.pass {
-        return "Pass".into();
-    }
+    let on_board = |pos: i32| game.board.get(mem, pos).unwrap_or(0);
+    // What earlier parts of this move put where: a piece moved twice in
+    // one move keeps its name.
+    let mut moved: Vec<(i32, i32)> = Vec::new();
+    let now = |moved: &Vec<(i32, i32)>, pos: i32| moved.iter().rev().find(|&&(p, _)| p == pos).map_or_else(|| on_board(pos), |&(_, c)| c);
     let mut parts: Vec<String> = Vec::new();
     for a in game.store.actions_of(m) {
         match *a {
-            Action::Move { from, to } => parts.push(format!("{} - {}", game.board.name(from), game.board.name(to))),
-            Action::Capture(pos) => parts.push(format!("x {}", game.board.name(pos))),
+            Action::Move { from, to } => {
+                let piece = now(&moved, from);
+                let sep = if on_board(to) != 0 { "x" } else { "-" };
+                let squares = format!("{} {sep} {}", game.board.name(from), game.board.name(to));
+                parts.push(if piece != 0 { format!("{} {squares}", game.piece_name(piece & super::PIECE_TYPE_MASK)) } else { squares });
+                moved.push((from, 0));
+                moved.push((to, piece));
+            }
+            Action::Capture(pos) => {
+                parts.push(format!("x {}", game.board.name(pos)));
+                moved.push((pos, 0));
+            }
             Action::Place { pos, content } => {
-                parts.push(format!("{} {}", game.piece_name(content & super::PIECE_TYPE_MASK), game.board.name(pos)))
+                parts.push(format!("{} {}", game.piece_name(content & super::PIECE_TYPE_MASK), game.board.name(pos)));
+                moved.push((pos, content));
             }
             _ => {}
         }
+    }
+    if rec.pass && parts.is_empty() {
+        return "Pass".into();
     }
     if parts.is_empty() {
         // Only changes of type or owner, or script actions: name the squares.

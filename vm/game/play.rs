@@ -372,7 +372,7 @@ impl Vm {
         let mut out = Vec::new();
         if depth > 0 && self.game_result()? == UNKNOWN_SCORE {
             for m in self.game.store.current() {
-                let text = move_text(&self.game, m);
+                let text = move_text(&self.game, &self.mem, m);
                 let n = self.perft_after(m, depth)?;
                 out.push((text, n));
             }
@@ -467,19 +467,40 @@ impl Vm {
         }
     }
 
-    /// The move of the current list with this text; failing that, the one
-    /// move whose text ends with it (`b2` for `Mark b2`).
+    /// The move of the current list with exactly this text; failing that,
+    /// the one move that matches it loosely: ignoring case and spacing,
+    /// then also piece names and `x` for `-` (`f3 - f4` for
+    /// `Man f3 x f4`), then as the end of its text (`b2` for `Mark b2`).
     pub fn find_move(&self, text: &str) -> Option<usize> {
-        let want = normalize(text);
+        let texts: Vec<(usize, String)> = self.game.store.current().map(|m| (m, move_text(&self.game, &self.mem, m))).collect();
+        if let Some(&(m, _)) = texts.iter().find(|(_, t)| t == text) {
+            return Some(m);
+        }
+        let loose = |t: &str| -> String {
+            normalize(t)
+                .split(' ')
+                .filter(|w| !self.game.pieces.iter().any(|p| p.name.eq_ignore_ascii_case(w)))
+                .map(|w| if w == "x" { "-" } else { w })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let forms: [&dyn Fn(&str) -> String; 2] = [&normalize, &loose];
+        for form in forms {
+            let want = form(text);
+            if want.is_empty() {
+                continue;
+            }
+            let mut same = texts.iter().filter(|(_, t)| form(t) == want);
+            if let (Some(&(m, _)), None) = (same.next(), same.next()) {
+                return Some(m);
+            }
+        }
+        let want = loose(text);
         if want.is_empty() {
             return None;
         }
-        let texts: Vec<(usize, String)> = self.game.store.current().map(|m| (m, normalize(&move_text(&self.game, m)))).collect();
-        if let Some(&(m, _)) = texts.iter().find(|(_, t)| *t == want) {
-            return Some(m);
-        }
         let suffix = format!(" {want}");
-        let mut ends = texts.iter().filter(|(_, t)| t.ends_with(&suffix));
+        let mut ends = texts.iter().filter(|(_, t)| loose(t).ends_with(&suffix));
         match (ends.next(), ends.next()) {
             (Some(&(m, _)), None) => Some(m),
             _ => None,
@@ -488,7 +509,7 @@ impl Vm {
 
     /// The texts of the current list.
     pub fn move_texts(&self) -> Vec<String> {
-        self.game.store.current().map(|m| move_text(&self.game, m)).collect()
+        self.game.store.current().map(|m| move_text(&self.game, &self.mem, m)).collect()
     }
 
     /// The engine of the player to move.
@@ -621,7 +642,7 @@ pub fn register(vm: &mut Vm) {
         word("$MoveString", "( m -- str )", |vm| {
             let m = vm.pop()?;
             let m = vm.move_index(m, "$MoveString")?;
-            let text = move_text(&vm.game, m);
+            let text = move_text(&vm.game, &vm.mem, m);
             let bytes = &text.as_bytes()[..text.len().min(MOVE_STRING_BYTES as usize - 1)];
             let g = &mut vm.game;
             let addr = g.move_string_cells + (g.move_string_next % MOVE_STRING_RING) * MOVE_STRING_BYTES;

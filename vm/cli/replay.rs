@@ -1,0 +1,158 @@
+//! `axforth replay LOG`: plays back an AutoPlay log the original Axiom
+//! wrote (`AutoPlay A B N`, then every game's moves and the running
+//! results), move by move, and says where axforth disagrees: a move that
+//! is not legal or not spelt as the original spelt it, a game that is over
+//! too early, not over where the log ends it, or won by the other side.
+
+use super::check::string;
+use anyhow::{anyhow, bail, Context, Result};
+use axforth::game::UNKNOWN_SCORE;
+use axforth::{Config, Vm};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// One game of the log.
+#[derive(Default)]
+struct LoggedGame {
+    number: u32,
+    moves: Vec<String>,
+    /// Which seat won (0: `Player 1`, the first player of `{players`;
+    /// 1: `Player 2`), or None for a draw; from the change of the running
+    /// results after the game.
+    winner: Option<Option<usize>>,
+}
+
+struct Log {
+    variants: [String; 2],
+    games: Vec<LoggedGame>,
+}
+
+pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Result<ExitCode> {
+    let bytes = std::fs::read(log).with_context(|| format!("cannot read {}", log.display()))?;
+    let parsed = parse(&String::from_utf8_lossy(&bytes))?;
+    let game_file = match game {
+        Some(g) => g.to_path_buf(),
+        None => {
+            let dir = log.parent().unwrap_or(Path::new("."));
+            let name = format!("{}.4th", parsed.variants[0]);
+            super::check::resolve(dir, &name).ok_or_else(|| anyhow!("the log's first variant is {}, not found beside the log (give it with --game)", dir.join(&name).display()))?
+        }
+    };
+    let mut failures = Vec::new();
+    for g in &parsed.games {
+        if let Err(why) = replay_game(&config, &game_file, g) {
+            failures.push((g.number, why));
+        }
+    }
+    let ok = parsed.games.len() - failures.len();
+    if json {
+        let items: Vec<String> = failures.iter().map(|(n, why)| format!("{{\"game\":{n},\"error\":{}}}", string(why))).collect();
+        println!(
+            "{{\"log\":{},\"game_file\":{},\"games\":{},\"ok\":{ok},\"failures\":[{}]}}",
+            string(&log.display().to_string()),
+            string(&game_file.display().to_string()),
+            parsed.games.len(),
+            items.join(",")
+        );
+    } else {
+        for (n, why) in &failures {
+            println!("game {n}: {why}");
+        }
+        println!("games replayed: {}, ok: {ok}", parsed.games.len());
+    }
+    Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Replays one game in a fresh VM; the first disagreement, if any.
+fn replay_game(config: &Config, file: &PathBuf, g: &LoggedGame) -> Result<(), String> {
+    let text = |e: axforth::VmError| e.to_string();
+    let mut vm = Vm::new(Config { seed: Some(g.number as u64), ..config.clone() }).map_err(text)?;
+    vm.capture_output();
+    vm.run_file(file).map_err(text)?;
+    vm.new_game().map_err(text)?;
+    vm.remember_position();
+    for (ply, logged) in g.moves.iter().enumerate() {
+        vm.generate_turn().map_err(text)?;
+        if vm.game_result().map_err(text)? != UNKNOWN_SCORE {
+            return Err(format!("the game is over before move {} (`{logged}`)", ply + 1));
+        }
+        let texts = vm.move_texts();
+        let Some(i) = texts.iter().position(|t| t == logged) else {
+            return Err(format!("move {} `{logged}` is not a legal move as written; legal: {}", ply + 1, texts.join(", ")));
+        };
+        let m = vm.game.store.current().start + i;
+        vm.make_move(m).map_err(text)?;
+        vm.game.store.pop_list();
+        vm.remember_position();
+        let _ = vm.take_output();
+    }
+    vm.generate_turn().map_err(text)?;
+    let score = vm.game_result().map_err(text)?;
+    if score == UNKNOWN_SCORE {
+        return Err(format!("the game is not over after its {} logged moves", g.moves.len()));
+    }
+    let Some(expected) = g.winner else { return Ok(()) };
+    let contestants: Vec<i32> = vm.game.players.iter().filter(|p| !p.neutral).map(|p| p.value).collect();
+    let to_move = vm.player_to_move();
+    let winner = match score {
+        0 => None,
+        s if s > 0 => Some(to_move),
+        _ => contestants.iter().copied().find(|&p| p != to_move).filter(|_| contestants.len() == 2),
+    };
+    // The log's `Player k` counts are the wins of seat k (the k-th player
+    // of `{players`), whichever variant sat there: its `Player 1 - I
+    // lose!` lines and all four Ordo logs agree.
+    let expected_player = expected.map(|seat| contestants.get(seat).copied().unwrap_or(0));
+    if winner != expected_player {
+        let name = |p: Option<i32>| p.map_or("a draw".to_string(), |p| format!("a win for {}", vm.game.player_name(p)));
+        return Err(format!("the log ends it with {}, axforth with {}", name(expected_player), name(winner)));
+    }
+    Ok(())
+}
+
+/// Reads an AutoPlay log (CRLF or LF).
+fn parse(text: &str) -> Result<Log> {
+    let mut variants = None;
+    let mut games: Vec<LoggedGame> = Vec::new();
+    let mut counts = [0u32; 3];
+    let mut pending: Option<[u32; 3]> = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.split("AutoPlay ").nth(1) {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            if words.len() >= 2 {
+                variants = Some([words[0].to_string(), words[1].to_string()]);
+            }
+        } else if let Some(rest) = line.strip_prefix("Game ") {
+            let number = rest.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(games.len() as u32 + 1);
+            games.push(LoggedGame { number, ..LoggedGame::default() });
+        } else if line.starts_with("Cumulative results") {
+            pending = Some(counts);
+        } else if let Some(n) = line.strip_prefix("Player 1 \"").and_then(|r| wins(r)) {
+            counts[0] = n;
+        } else if let Some(n) = line.strip_prefix("Player 2 \"").and_then(|r| wins(r)) {
+            counts[1] = n;
+        } else if let Some(n) = line.strip_prefix("Draws = ").and_then(|r| r.trim().parse().ok()) {
+            counts[2] = n;
+            if let (Some(before), Some(g)) = (pending.take(), games.last_mut()) {
+                g.winner = match (0..3).find(|&i| counts[i] > before[i]) {
+                    Some(2) => Some(None),
+                    Some(v) => Some(Some(v)),
+                    None => None,
+                };
+            }
+        } else if let Some((number, text)) = line.split_once(". ") {
+            if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) {
+                if let Some(g) = games.last_mut() {
+                    g.moves.push(text.to_string());
+                }
+            }
+        }
+    }
+    let Some(variants) = variants else { bail!("not an AutoPlay log: no `AutoPlay A B N` line") };
+    Ok(Log { variants, games })
+}
+
+/// `…", wins = 12.` → 12
+fn wins(rest: &str) -> Option<u32> {
+    rest.split("wins = ").nth(1)?.trim().trim_end_matches('.').parse().ok()
+}
