@@ -195,10 +195,10 @@ fn unbalanced_deallocate_is_an_error_not_a_crash() {
 // ---- move generation -------------------------------------------------------------
 
 #[test]
-fn moves_of_pieces_in_zillions_notation() {
+fn moves_of_pieces_as_the_original_writes_them() {
     let mut vm = load(GRID);
     // White men on a1, b1 step north; Black's d3 cannot (top row).
-    assert_eq!(moves(&mut vm), vec!["a1 - a2", "b1 - b2"]);
+    assert_eq!(moves(&mut vm), vec!["Man a1 - a2", "Man b1 - b2"]);
     play(&mut vm, "b1 - b2");
     assert_eq!(cell(&vm, "b2"), 2048 | 1);
     assert_eq!(cell(&vm, "b1"), 0);
@@ -243,7 +243,7 @@ fn verify_leaves_any_nesting_and_keeps_added_moves() {
     );
     let mut vm = load(&src);
     let before = vm.stack().len();
-    assert_eq!(moves(&mut vm), vec!["a1 - a1", "b1 - b1"]);
+    assert_eq!(moves(&mut vm), vec!["Man a1 x a1", "Man b1 x b1"]);
     assert_eq!(vm.stack().len(), before, "verify must not leave cells behind");
 }
 
@@ -282,14 +282,14 @@ const CHAIN: &str = "
 fn partial_moves_keep_the_player_and_restrict_the_type() {
     let mut vm = load(CHAIN);
     assert_eq!(eval(&mut vm, "walk hopping"), vec![1, 2]);
-    assert_eq!(moves(&mut vm), vec!["a1 - b1", "a1 - b1"]);
+    assert_eq!(moves(&mut vm), vec!["Man a1 - b1", "Man a1 - b1"]);
     vm.generate_turn().unwrap();
     let step = vm.game.store.current().start; // the partial one
     vm.make_move(step).unwrap();
     vm.game.store.pop_list();
     // Same player, only `hop` moves now.
     assert_eq!(vm.player_to_move(), 2048);
-    assert_eq!(moves(&mut vm), vec!["b1 - c1"]);
+    assert_eq!(moves(&mut vm), vec!["Man b1 - c1"]);
     play(&mut vm, "b1 - c1");
     assert_eq!(vm.player_to_move(), 4096);
 }
@@ -354,7 +354,7 @@ fn priorities_keep_only_the_best_class() {
     {pieces {piece} Man {moves} men pieces}
     {board-setup {setup} A Man a1 {setup} B Man b1 board-setup}";
     let mut vm = load(src);
-    assert_eq!(moves(&mut vm), vec!["a1 - c1"]);
+    assert_eq!(moves(&mut vm), vec!["Man a1 - c1"]);
 }
 
 #[test]
@@ -529,7 +529,7 @@ fn friend_and_enemy_verify_follow_on_friends() {
         {pieces {piece} Man {moves} mv pieces}
         {board-setup {setup} White Man a1 c1 {setup} Black Man b1 board-setup}";
     let mut vm = load(src);
-    assert_eq!(moves(&mut vm), vec!["a1 - a1"], "by default Black is White's enemy");
+    assert_eq!(moves(&mut vm), vec!["Man a1 x a1"], "by default Black is White's enemy");
     let mut vm = load(&format!("{src}\n: OnFriends? ( p1 p2 -- ? ) 2DROP TRUE ;"));
-    assert_eq!(moves(&mut vm), vec!["a1 - b1"], "OnFriends? makes everyone a friend");
+    assert_eq!(moves(&mut vm), vec!["Man a1 x b1"], "OnFriends? makes everyone a friend");
 }

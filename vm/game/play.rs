@@ -490,8 +490,7 @@ impl Vm {
             if want.is_empty() {
                 continue;
             }
-            let mut same = texts.iter().filter(|(_, t)| form(t) == want);
-            if let (Some(&(m, _)), None) = (same.next(), same.next()) {
+            if let Some(&(m, _)) = texts.iter().find(|(_, t)| form(t) == want) {
                 return Some(m);
             }
         }
