@@ -133,16 +133,19 @@ fn check_games(config: &Config, file: &Path, options: &CheckOptions, deadline: I
         };
         vm.capture_output();
         let result = play_one(&mut vm, file, game == 1, &mut report, options.max_plies, deadline);
-        report.warnings += vm.warning_count();
-        report.warning_texts.extend(vm.take_warnings());
+        // Distinct warnings: the same place warns in every game.
+        for w in vm.take_warnings() {
+            if !report.warning_texts.contains(&w) {
+                report.warning_texts.push(w);
+            }
+        }
+        report.warnings = report.warning_texts.len();
         let _ = vm.take_output();
         if let Err(e) = result {
             report.error = Some(first_lines(&e));
             return report;
         }
     }
-    report.warning_texts.sort();
-    report.warning_texts.dedup();
     report
 }
 

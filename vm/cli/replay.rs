@@ -8,7 +8,7 @@ use super::check::string;
 use anyhow::{anyhow, bail, Context, Result};
 use axforth::game::UNKNOWN_SCORE;
 use axforth::{Config, Vm};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// One game of the log.
@@ -64,7 +64,7 @@ pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Re
 }
 
 /// Replays one game in a fresh VM; the first disagreement, if any.
-fn replay_game(config: &Config, file: &PathBuf, g: &LoggedGame) -> Result<(), String> {
+fn replay_game(config: &Config, file: &Path, g: &LoggedGame) -> Result<(), String> {
     let text = |e: axforth::VmError| e.to_string();
     let mut vm = Vm::new(Config { seed: Some(g.number as u64), ..config.clone() }).map_err(text)?;
     vm.capture_output();
@@ -127,9 +127,9 @@ fn parse(text: &str) -> Result<Log> {
             games.push(LoggedGame { number, ..LoggedGame::default() });
         } else if line.starts_with("Cumulative results") {
             pending = Some(counts);
-        } else if let Some(n) = line.strip_prefix("Player 1 \"").and_then(|r| wins(r)) {
+        } else if let Some(n) = line.strip_prefix("Player 1 \"").and_then(wins) {
             counts[0] = n;
-        } else if let Some(n) = line.strip_prefix("Player 2 \"").and_then(|r| wins(r)) {
+        } else if let Some(n) = line.strip_prefix("Player 2 \"").and_then(wins) {
             counts[1] = n;
         } else if let Some(n) = line.strip_prefix("Draws = ").and_then(|r| r.trim().parse().ok()) {
             counts[2] = n;

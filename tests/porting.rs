@@ -1,0 +1,154 @@
+//! The porter's verbs as users meet them: `check`, `replay`, the
+//! warnings of the tolerances on stderr and `--strict`, and `run`'s check
+//! of declarations at the end of loading.
+
+use axforth::game::UNKNOWN_SCORE;
+use axforth::{Config, Vm};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn axforth(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("running axforth")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("axforth-porting-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const SLOPPY: &str = "{board 2 2 {grid} board}\n{players {player} A {player} B players}\n\
+    : put ( -- ) empty? IF drop add-move ELSE DROP THEN ;\n\
+    {moves drops {move} put moves}\n{pieces {piece} Stone {drops} drops pieces}\n\
+    {board-setup {setup} A Stone a1 board-setup}\n";
+
+#[test]
+fn check_passes_the_bundled_games() {
+    let o = axforth(&["check", "scripts/"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}{}", text(&o.stderr));
+    for game in ["tictactoe", "othello", "draughts"] {
+        assert!(out.lines().any(|l| l.starts_with("ok ") && l.contains(&format!("scripts/{game}/"))), "{game}: {out}");
+    }
+    assert!(out.contains("3 files: 3 passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn check_names_the_error_and_its_place_and_fails() {
+    let dir = scratch("check");
+    std::fs::write(dir.join("good.4th"), SLOPPY).unwrap();
+    std::fs::write(dir.join("broken.4th"), SLOPPY.replace("add-move ELSE", "add-move 1 0 / ELSE").replace("{players", ": OnNewGame 1 0 / ; {players")).unwrap();
+    let o = axforth(&["check", path(&dir)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    let out = text(&o.stdout);
+    let broken = out.lines().position(|l| l.starts_with("FAIL") && l.contains("broken.4th")).unwrap_or_else(|| panic!("{out}"));
+    let detail: Vec<&str> = out.lines().skip(broken + 1).take(2).collect();
+    assert!(detail[0].contains("error: division by zero in `OnNewGame`"), "{out}");
+    assert!(detail[1].contains("broken.4th:2:"), "{out}");
+    // The sloppy one passes, with its warning counted.
+    assert!(out.lines().any(|l| l.starts_with("ok ") && l.contains("good.4th") && l.contains("1 warning(s)")), "{out}");
+    assert!(out.contains("2 files: 1 passed, 1 failed, 1 with warnings"), "{out}");
+    // The same as JSON.
+    let o = axforth(&["check", path(&dir), "--json", "--games", "1"]);
+    let json = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(json.trim_start().starts_with('{') && json.trim_end().ends_with('}'), "{json}");
+    assert_eq!(json.matches('{').count(), json.matches('}').count(), "{json}");
+    assert!(json.contains("good.4th\",\"ok\":true") && json.contains("broken.4th\",\"ok\":false"), "{json}");
+    assert!(json.contains("\"failed\":1"), "{json}");
+}
+
+#[test]
+fn tolerances_warn_on_stderr_and_strict_makes_them_errors() {
+    let dir = scratch("strict");
+    let game = dir.join("sloppy.4th");
+    std::fs::write(&game, SLOPPY).unwrap();
+    let o = axforth(&["moves", path(&game)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("(3 moves)"), "{}", text(&o.stdout));
+    let err = text(&o.stderr);
+    assert_eq!(err.matches("warning: stack underflow in `put`").count(), 1, "{err}");
+    assert!(err.contains("sloppy.4th:3:"), "{err}");
+    let o = axforth(&["moves", path(&game), "--strict"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).starts_with("error: stack underflow in `put`"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn run_fails_on_a_move_list_never_declared() {
+    let dir = scratch("run");
+    let game = dir.join("lists.4th");
+    std::fs::write(&game, "{board 2 2 {grid} board}\n{players {player} A players}\n{pieces {piece} Stone {drops} nowhere pieces}\n").unwrap();
+    let o = axforth(&["run", path(&game)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("no move list named `nowhere`"), "{}", text(&o.stderr));
+}
+
+/// Plays random games of tic-tac-toe with the library and writes them as
+/// the original's AutoPlay would have: moves, then running results by seat.
+fn autoplay_log(games: u32) -> String {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/tictactoe/tictactoe.4th");
+    let mut log = String::from("\r\nC:\\games>AutoPlay tictactoe tictactoe 3 \r\nPlayer 1 variant = \"tictactoe\"\r\n");
+    let mut wins = [0, 0, 0];
+    for g in 1..=games {
+        let mut vm = Vm::new(Config { seed: Some(g as u64 * 7), ..Config::default() }).unwrap();
+        vm.capture_output();
+        vm.run_file(&file).unwrap();
+        vm.new_game().unwrap();
+        log.push_str(&format!("Game {g} of {games}\r\n\r\n(X Mark a1)\r\n\r\n"));
+        let seats: Vec<i32> = vm.game.players.iter().filter(|p| !p.neutral).map(|p| p.value).collect();
+        for ply in 0.. {
+            vm.generate_turn().unwrap();
+            let score = vm.game_result().unwrap();
+            if score != UNKNOWN_SCORE {
+                let to_move = seats.iter().position(|&p| p == vm.player_to_move()).unwrap();
+                wins[if score == 0 { 2 } else if score > 0 { to_move } else { 1 - to_move }] += 1;
+                break;
+            }
+            let range = vm.game.store.current();
+            let m = range.start + vm.rand_within(0, 0, range.len() as i32 - 1) as usize;
+            log.push_str(&format!("{}. {}\r\n", ply / 2 + 1, axforth::game::moves::move_text(&vm.game, &vm.mem, m)));
+            vm.make_move(m).unwrap();
+            vm.game.store.pop_list();
+        }
+        log.push_str(&format!(
+            "Player 1 - I lose!\r\n\r\nCumulative results following game {g} of {games}:\r\nPlayer 1 \"tictactoe\", wins = {}.\r\nPlayer 2 \"tictactoe\", wins = {}.\r\nDraws = {}\r\n\r\n",
+            wins[0], wins[1], wins[2]
+        ));
+    }
+    log.push_str(&format!("Final results:\r\n{games} game(s) played\r\n"));
+    log
+}
+
+#[test]
+fn replay_plays_back_an_autoplay_log_and_names_the_first_disagreement() {
+    let dir = scratch("replay");
+    let log = dir.join("ttt.log");
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/tictactoe/tictactoe.4th");
+    let good = autoplay_log(4);
+    std::fs::write(&log, &good).unwrap();
+    let o = axforth(&["replay", path(&log), "--game", path(&game)]);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    assert!(text(&o.stdout).contains("games replayed: 4, ok: 4"), "{}", text(&o.stdout));
+    // One move changed to a square that is not free: game 2 fails there.
+    let game2 = good.find("Game 2 of").unwrap();
+    let second_move = good[game2..].find("\r\n1. ").map(|i| game2 + i).unwrap();
+    let line_end = good[second_move + 2..].find("\r\n").unwrap() + second_move + 2;
+    let bad = format!("{}\r\n1. Mark z9{}", &good[..second_move], &good[line_end..]);
+    std::fs::write(&log, bad).unwrap();
+    let o = axforth(&["replay", path(&log), "--game", path(&game)]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(out.contains("game 2: move 1 `Mark z9` is not a legal move as written"), "{out}");
+    assert!(out.contains("games replayed: 4, ok: 3"), "{out}");
+}
