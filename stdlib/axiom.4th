@@ -27,5 +27,7 @@ VARIABLE $flipGrid		\ row 1 is the top row
 VARIABLE $combinePartial	\ engines treat a partial chain as one turn
 VARIABLE $shareMovesList
 
-\ $RAND-WITHIN ( lo hi -- n )  the engines' random numbers
-: $RAND-WITHIN ( lo hi -- n )  RAND-WITHIN ;
+\ $RAND-WITHIN ( lo hi -- n )  the engines' random numbers; deferred, as in
+\ the original, so a game may say `' RAND-WITHIN2 IS $RAND-WITHIN`
+DEFER $RAND-WITHIN ( lo hi -- n )
+' RAND-WITHIN IS $RAND-WITHIN

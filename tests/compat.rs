@@ -325,3 +325,13 @@ fn moves_list_header_holds_the_count_and_the_first_move() {
     vm.run_text("t", b"$movesList @ CELLSIZE + @  move-count  $movesList @ 2 CELLS + @  $FirstMove =").unwrap();
     assert_eq!(vm.stack(), vec![9, 9, -1]);
 }
+
+/// A negative `PICK` index is not an underflow zeros can repair: it stays
+/// an error (resuming would fail again forever).
+#[test]
+fn a_negative_pick_in_a_move_word_is_an_error_not_a_hang() {
+    let words = ": put ( -- ) empty? verify drop add-move 1 2 3 -1 PICK drop add-move ;";
+    let mut vm = game(&drop_game(words, ""));
+    assert_eq!(moves(&mut vm).len(), 9);
+    assert!(vm.take_warnings()[0].contains("stack underflow"));
+}

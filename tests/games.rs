@@ -145,7 +145,9 @@ fn encodings_are_exact() {
     assert_eq!(eval(&mut vm, "a1 piece-at b1 player-at d3 piece-at c2 piece-at"), vec![2048 | 1, 2048, 4096 | 1, (3 * 2048) | 1024 | 2]);
     assert_eq!(eval(&mut vm, "Black player-index d3 piece-at piece-index"), vec![1, 0]);
     assert_eq!(eval(&mut vm, "#WinScore #LossScore #DrawScore #UnknownScore"), vec![2130000000, -2130000000, 0, -2140000000]);
-    assert_eq!(eval(&mut vm, "White material-balance Black material-balance"), vec![3, -3]);
+    // A piece without `{value}` is worth 1, as in the original kernel (the
+    // neutral Rock counts against both).
+    assert_eq!(eval(&mut vm, "White material-balance Black material-balance"), vec![2, -4]);
 }
 
 #[test]

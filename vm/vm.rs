@@ -441,7 +441,9 @@ impl Vm {
         let has = self.depth;
         let missing = needs.saturating_sub(has);
         let kind = ErrorKind::StackUnderflow { needs, has };
-        if !self.tolerant || missing > GUARD_CELLS {
+        // Nothing missing (a negative PICK index) is a real error, and
+        // resuming would fail again forever.
+        if !self.tolerant || missing == 0 || missing > GUARD_CELLS {
             return Err(kind.into());
         }
         if has + missing > self.config.stack_depth {

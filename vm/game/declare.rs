@@ -527,11 +527,11 @@ pub fn register(vm: &mut Vm) {
             let t = match vm.game.pieces.iter().position(|p| p.name == name) {
                 // Declared again: start over, keeping the type number.
                 Some(i) => {
-                    vm.game.pieces[i] = PieceDecl { name: name.clone(), ..PieceDecl::default() };
+                    vm.game.pieces[i] = PieceDecl { name: name.clone(), value: 1, ..PieceDecl::default() };
                     i as i32 + 1
                 }
                 None => {
-                    vm.game.pieces.push(PieceDecl { name: name.clone(), ..PieceDecl::default() });
+                    vm.game.pieces.push(PieceDecl { name: name.clone(), value: 1, ..PieceDecl::default() });
                     vm.game.pieces.len() as i32
                 }
             };

@@ -497,7 +497,22 @@ pub fn register(vm: &mut Vm) {
         // (usually nothing; a `COMPILE`d word runs when it is played), at
         // most once per generation, with the move word's `{move-type}`, so
         // `{move-priorities}` rank it like any other move.
-        word("Pass", "( -- )", |vm| {
+        word("Pass", "( -- )", pass),
+        // The original's `PassNoPartial`: `Pass`, but not in the middle
+        // of a chain of partial moves.
+        word("PassNoPartial", "( -- )", |vm| {
+            if vm.game.turn.partial != NOT_PARTIAL {
+                return Ok(());
+            }
+            pass(vm)
+        }),
+    ];
+    for h in table {
+        vm.add_host(h);
+    }
+}
+
+fn pass(vm: &mut Vm) -> VmResult<()> {
             if !vm.game.gen.active {
                 return Err(game_error("`Pass` outside move generation (only move words may use it)"));
             }
@@ -510,11 +525,6 @@ pub fn register(vm: &mut Vm) {
                 g.partial = NOT_PARTIAL;
             }
             Ok(())
-        }),
-    ];
-    for h in table {
-        vm.add_host(h);
-    }
 }
 
 /// `drop` / `create`: the current piece at `here`.
