@@ -152,3 +152,12 @@ fn replay_plays_back_an_autoplay_log_and_names_the_first_disagreement() {
     assert!(out.contains("game 2: move 1 `Mark z9` is not a legal move as written"), "{out}");
     assert!(out.contains("games replayed: 4, ok: 3"), "{out}");
 }
+
+#[test]
+fn after_takes_the_original_text_and_short_forms() {
+    for after in ["Man a3 - b4", "a3 - b4", "man  A3 -  B4"] {
+        let o = axforth(&["show", "scripts/draughts/draughts.4th", "--after", after]);
+        assert!(o.status.success(), "{after}: {}", text(&o.stderr));
+        assert!(text(&o.stdout).contains("White to move"), "{after}: {}", text(&o.stdout));
+    }
+}
