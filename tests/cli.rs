@@ -158,7 +158,7 @@ fn max_steps_bounds_each_move_word() {
          {moves drops {move} spin moves}\n{pieces {piece} Stone {drops} drops pieces}\n",
     )
     .unwrap();
-    let o = axforth(&["moves", game.to_str().unwrap(), "--max-steps", "100000", "--strict"]);
+    let o = axforth(&["moves", game.to_str().unwrap(), "--max-steps", "100000"]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("step budget of 100000 exhausted in `spin`"), "{err}");
