@@ -413,10 +413,10 @@ fn pieces_may_name_move_lists_declared_later_and_engines_defined_later() {
     \\ A script engine: report the second legal move.
     : second-move ( -- ) $FirstMove $NextMove $MoveString BestMove! ;";
     let mut vm = load(src);
-    assert_eq!(moves(&mut vm), vec!["Stone a1", "Stone b1", "Stone c1"]);
+    assert_eq!(moves(&mut vm), vec!["A Stone a1", "A Stone b1", "A Stone c1"]);
     vm.generate_turn().unwrap();
     let m = vm.choose_move(vm.engine_to_move()).unwrap();
-    assert_eq!(move_text(&vm.game, &vm.mem, m), "Stone b1");
+    assert_eq!(move_text(&vm.game, &vm.mem, m), "A Stone b1");
     vm.game.store.pop_list();
     let e = try_load("{board 1 3 {grid} board} {players {player} A {search-engine} nowhere players}").err().unwrap();
     assert!(e.to_string().contains("`nowhere`, which is not defined"), "{e}");

@@ -468,42 +468,54 @@ impl Vm {
     }
 
     /// The move of the current list with exactly this text; failing that,
-    /// the one move that matches it loosely: ignoring case and spacing,
-    /// then also piece names and `x` for `-` (`f3 - f4` for
-    /// `Man f3 x f4`), then as the end of its text (`b2` for `Mark b2`).
+    /// the move that matches it loosely, in this order: ignoring case and
+    /// spacing; then also without the names of pieces and players, and
+    /// with `x` and `-` alike (`f3 - f4` for `Man f3 x f4`, `Disc d3` for
+    /// `Black Disc d3`; the type after `=` counts); then as the end of
+    /// that loose text (`f4`, `d3`). A loose form must single out one
+    /// move (moves with the same text count as one: the first is taken).
     pub fn find_move(&self, text: &str) -> Option<usize> {
         let texts: Vec<(usize, String)> = self.game.store.current().map(|m| (m, move_text(&self.game, &self.mem, m))).collect();
         if let Some(&(m, _)) = texts.iter().find(|(_, t)| t == text) {
             return Some(m);
         }
-        let loose = |t: &str| -> String {
-            normalize(t)
-                .split(' ')
-                .filter(|w| !self.game.pieces.iter().any(|p| p.name.eq_ignore_ascii_case(w)))
-                .map(|w| if w == "x" { "-" } else { w })
-                .collect::<Vec<_>>()
-                .join(" ")
+        let is_name = |w: &str| {
+            self.game.pieces.iter().any(|p| p.name.eq_ignore_ascii_case(w)) || self.game.players.iter().any(|p| p.name.eq_ignore_ascii_case(w))
         };
-        let forms: [&dyn Fn(&str) -> String; 2] = [&normalize, &loose];
-        for form in forms {
-            let want = form(text);
-            if want.is_empty() {
-                continue;
+        let loose = |t: &str| -> String {
+            let words: Vec<String> = normalize(t).split(' ').map(str::to_string).collect();
+            let mut kept: Vec<&str> = Vec::new();
+            for (i, w) in words.iter().enumerate() {
+                let after_equals = i > 0 && words[i - 1] == "=";
+                if after_equals || !is_name(w) {
+                    kept.push(if w == "x" { "-" } else { w });
+                }
             }
-            if let Some(&(m, _)) = texts.iter().find(|(_, t)| form(t) == want) {
-                return Some(m);
-            }
+            kept.join(" ")
+        };
+        // The move all matches agree on, if they are one text.
+        let single = |matches: Vec<&(usize, String)>| -> Option<usize> {
+            let first = matches.first()?;
+            matches.iter().all(|(_, t)| normalize(t) == normalize(&first.1)).then_some(first.0)
+        };
+        let want = normalize(text);
+        if want.is_empty() {
+            return None;
+        }
+        if let Some(m) = single(texts.iter().filter(|(_, t)| normalize(t) == want).collect()) {
+            return Some(m);
         }
         let want = loose(text);
         if want.is_empty() {
             return None;
         }
-        let suffix = format!(" {want}");
-        let mut ends = texts.iter().filter(|(_, t)| loose(t).ends_with(&suffix));
-        match (ends.next(), ends.next()) {
-            (Some(&(m, _)), None) => Some(m),
-            _ => None,
+        let loose_texts: Vec<String> = texts.iter().map(|(_, t)| loose(t)).collect();
+        let equal: Vec<&(usize, String)> = texts.iter().zip(&loose_texts).filter(|(_, l)| **l == want).map(|(t, _)| t).collect();
+        if !equal.is_empty() {
+            return single(equal);
         }
+        let suffix = format!(" {want}");
+        single(texts.iter().zip(&loose_texts).filter(|(_, l)| l.ends_with(&suffix)).map(|(t, _)| t).collect())
     }
 
     /// The texts of the current list.
