@@ -58,6 +58,9 @@ pub const MOVE_XT_BASE: i32 = 0x4000_0000;
 const MOVE_STRING_BYTES: u32 = 256;
 const MOVE_STRING_RING: u32 = 4;
 const MOVE_TYPE_RING: u32 = 16;
+/// `$movesList` headers: one per nesting depth of the move lists (deeper
+/// lists share them round the ring).
+const MOVES_LIST_HEADERS: u32 = 64;
 
 /// The outcome of a game, from nobody's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -618,7 +621,7 @@ impl Vm {
     fn reserve_game_cells(&mut self) {
         let strings = self.mem.allot_cells_zeroed((MOVE_STRING_BYTES * MOVE_STRING_RING) as i32).unwrap_or(0);
         let types = self.mem.allot_cells_zeroed((MOVE_TYPE_RING * 4) as i32).unwrap_or(0);
-        let moves_list = self.mem.allot_cells_zeroed(4 * 4).unwrap_or(0);
+        let moves_list = self.mem.allot_cells_zeroed((4 + MOVES_LIST_HEADERS * 16) as i32).unwrap_or(0);
         self.game.move_string_cells = strings;
         self.game.move_type_cells = types;
         self.game.moves_list_cells = moves_list;
@@ -640,14 +643,19 @@ pub fn register(vm: &mut Vm) {
             vm.push(vm.game.store.next_handle(m))
         }),
         // The original's variable: `$movesList @` is the current list's
-        // header, cell 1 its move count, cell 2 its first move.
+        // header, cell 1 its move count, cell 2 its first move. Each
+        // nesting depth has a header of its own, so a header an engine
+        // kept still describes its list after a nested `$GenerateMoves`.
         word("$movesList", "( -- addr )", |vm| {
             let var = vm.game.moves_list_cells as i32;
             let r = vm.game.store.current();
             let first = if r.is_empty() { 0 } else { r.start as i32 + 1 };
-            vm.mem.store(var, var + 4)?;
-            vm.mem.store(var + 8, r.len() as i32)?;
-            vm.mem.store(var + 12, first)?;
+            let depth = vm.game.store.lists.len().saturating_sub(1) as u32 % MOVES_LIST_HEADERS;
+            let header = var + 4 + (depth * 16) as i32;
+            vm.mem.store(var, header)?;
+            vm.mem.store(header, 0)?;
+            vm.mem.store(header + 4, r.len() as i32)?;
+            vm.mem.store(header + 8, first)?;
             vm.push(var)
         }),
         word("$MoveString", "( m -- str )", |vm| {
