@@ -169,9 +169,26 @@ fn board_variables_live_in_the_board_and_are_cloned() {
     let mut vm = load(GRID);
     assert_eq!(eval(&mut vm, "5 score !  $CloneBoard  9 score ! 7 2 tally ! 1 4 flags C!  score @"), vec![9]);
     assert_eq!(eval(&mut vm, "$DeallocateBoard score @ 2 tally @ 4 flags C@"), vec![5, 0, 0]);
-    // A new game starts from the load-time values.
+    // A new game starts from an erased board: pieces only from the setup,
+    // board variables zeroed (the original's $NewGame), whatever was
+    // stored at load time.
     vm.new_game().unwrap();
     assert_eq!(eval(&mut vm, "score @"), vec![0]);
+}
+
+#[test]
+fn a_new_game_erases_the_board_but_not_other_data() {
+    let src = "
+    {board 2 2 {grid} {variable} turns 2 {array} marks VARIABLE plain 7 plain ! board}
+    {players {player} A players}
+    {board-setup {setup} A Stone a1 board-setup}
+    {pieces {piece} Stone pieces}
+    \\ Load-time stores: erased with the board, except a plain VARIABLE.
+    5 turns !  6 1 marks !  A Stone b2 create-player-piece-type-at";
+    let mut vm = load(src);
+    vm.run_text("t", b"9 turns ! 9 plain !").unwrap();
+    vm.new_game().unwrap();
+    assert_eq!(eval(&mut vm, "turns @ 1 marks @ plain @ a1 piece-at b2 piece-at"), vec![0, 0, 9, 2048 | 1, 0]);
 }
 
 #[test]

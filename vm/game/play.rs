@@ -146,8 +146,12 @@ impl Vm {
         g.snapshots.clear();
         g.snapshot_count = 0;
         g.turn = TurnState::default();
-        let (region, len) = (g.board.region as i32, g.board.region_len as i32);
-        self.mem.slice_mut(region, len)?.copy_from_slice(&self.game.initial_region);
+        // The board starts empty, its variables zeroed (the original's
+        // `$NewGame` erased the board); then the setup.
+        for i in 0..self.game.decl.board_parts.len() {
+            let (start, bytes) = self.game.decl.board_parts[i];
+            self.mem.slice_mut(start, bytes)?.fill(0);
+        }
         for (player, piece, pos) in self.resolve_setup()? {
             self.game.board.set(&mut self.mem, pos, piece | player)?;
         }
