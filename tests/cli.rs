@@ -38,7 +38,7 @@ fn moves_lists_the_legal_moves() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("Black to move (4 moves):\n"), "{out}");
-    for m in ["Disc d3", "Disc c4", "Disc f5", "Disc e6"] {
+    for m in ["Black Disc d3", "Black Disc c4", "Black Disc f5", "Black Disc e6"] {
         assert!(out.lines().any(|l| l == m), "{m} missing from\n{out}");
     }
 }
@@ -78,7 +78,7 @@ fn perft_prints_the_count() {
     assert!(stdout(&o).starts_with("perft 4: 3024 ("), "{}", stdout(&o));
     let o = axforth(&["perft", OTHELLO, "3", "--divide"]);
     let out = stdout(&o);
-    assert_eq!(out.lines().filter(|l| l.starts_with("Disc ")).count(), 4, "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("Black Disc ")).count(), 4, "{out}");
     assert!(out.contains("perft 3: 56 ("), "{out}");
 }
 
@@ -87,7 +87,7 @@ fn play_watch_runs_a_random_game_to_its_end() {
     let o = axforth(&["play", "scripts/othello/random.4th", "--watch", "--seed", "3"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("Black (random): Disc "), "{out}");
+    assert!(out.contains("Black (random): Black Disc "), "{out}");
     assert!(out.trim_end().lines().last().unwrap_or("").starts_with("game over: "), "{out}");
     // Reproducible under --seed.
     let again = axforth(&["play", "scripts/othello/random.4th", "--watch", "--seed", "3"]);
@@ -100,7 +100,7 @@ fn play_engine_overrides_the_files_engines() {
     let o = axforth(&["play", TICTACTOE, "--watch", "--engine", "first"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("X (first): Mark a3\nO (first): Mark b3\n"), "{out}");
+    assert!(out.contains("X (first): X Mark a3\nO (first): O Mark b3\n"), "{out}");
     // X completes the a1-b2-c3 diagonal on its fourth move.
     assert!(out.trim_end().ends_with("game over: X has won"), "{out}");
 }
@@ -111,8 +111,8 @@ fn play_takes_the_humans_moves_from_the_terminal() {
     let o = axforth_with_input(&["play", TICTACTOE, "--human", "X"], "b2\nnonsense\nquit\n");
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("X to move, turn 1: Mark a3"), "{out}");
-    assert!(out.contains("O (search): Mark "), "{out}");
+    assert!(out.contains("X to move, turn 1: X Mark a3"), "{out}");
+    assert!(out.contains("O (search): O Mark "), "{out}");
     assert!(out.contains("`nonsense` is not a legal move"), "{out}");
 }
 

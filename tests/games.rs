@@ -169,9 +169,26 @@ fn board_variables_live_in_the_board_and_are_cloned() {
     let mut vm = load(GRID);
     assert_eq!(eval(&mut vm, "5 score !  $CloneBoard  9 score ! 7 2 tally ! 1 4 flags C!  score @"), vec![9]);
     assert_eq!(eval(&mut vm, "$DeallocateBoard score @ 2 tally @ 4 flags C@"), vec![5, 0, 0]);
-    // A new game starts from the load-time values.
+    // A new game starts from an erased board: pieces only from the setup,
+    // board variables zeroed (the original's $NewGame), whatever was
+    // stored at load time.
     vm.new_game().unwrap();
     assert_eq!(eval(&mut vm, "score @"), vec![0]);
+}
+
+#[test]
+fn a_new_game_erases_the_board_but_not_other_data() {
+    let src = "
+    {board 2 2 {grid} {variable} turns 2 {array} marks VARIABLE plain 7 plain ! board}
+    {players {player} A players}
+    {board-setup {setup} A Stone a1 board-setup}
+    {pieces {piece} Stone pieces}
+    \\ Load-time stores: erased with the board, except a plain VARIABLE.
+    5 turns !  6 1 marks !  A Stone b2 create-player-piece-type-at";
+    let mut vm = load(src);
+    vm.run_text("t", b"9 turns ! 9 plain !").unwrap();
+    vm.new_game().unwrap();
+    assert_eq!(eval(&mut vm, "turns @ 1 marks @ plain @ a1 piece-at b2 piece-at"), vec![0, 0, 9, 2048 | 1, 0]);
 }
 
 #[test]
@@ -413,10 +430,10 @@ fn pieces_may_name_move_lists_declared_later_and_engines_defined_later() {
     \\ A script engine: report the second legal move.
     : second-move ( -- ) $FirstMove $NextMove $MoveString BestMove! ;";
     let mut vm = load(src);
-    assert_eq!(moves(&mut vm), vec!["Stone a1", "Stone b1", "Stone c1"]);
+    assert_eq!(moves(&mut vm), vec!["A Stone a1", "A Stone b1", "A Stone c1"]);
     vm.generate_turn().unwrap();
     let m = vm.choose_move(vm.engine_to_move()).unwrap();
-    assert_eq!(move_text(&vm.game, &vm.mem, m), "Stone b1");
+    assert_eq!(move_text(&vm.game, &vm.mem, m), "A Stone b1");
     vm.game.store.pop_list();
     let e = try_load("{board 1 3 {grid} board} {players {player} A {search-engine} nowhere players}").err().unwrap();
     assert!(e.to_string().contains("`nowhere`, which is not defined"), "{e}");
@@ -534,4 +551,156 @@ fn friend_and_enemy_verify_follow_on_friends() {
     assert_eq!(moves(&mut vm), vec!["Man a1 x a1"], "by default Black is White's enemy");
     let mut vm = load(&format!("{src}\n: OnFriends? ( p1 p2 -- ? ) 2DROP TRUE ;"));
     assert_eq!(moves(&mut vm), vec!["Man a1 x b1"], "OnFriends? makes everyone a friend");
+}
+
+// ---- {board-setup} resolves its names as each game starts -------------------------
+
+/// A base game sets up `MAN`s, a `DEFER`red word; the variant that loads
+/// it says which piece `MAN` is after the setup (and after the piece).
+const DEFERRED_SETUP: &str = "
+{board 3 3 {grid} board}
+{directions -1 0 {direction} n directions}
+{players {player} White {player} Black players}
+DEFER MAN
+{board-setup {setup} White MAN a1 b1 {setup} Black MAN c3 {setup} Black Rook a3 board-setup}
+: step ( -- ) n verify empty? verify from here move add-move ;
+{moves steps {move} step moves}
+{symmetries Black {symmetry} n n symmetries}
+{pieces {piece} Man {moves} steps {piece} Rook pieces}
+' Man IS MAN
+";
+
+#[test]
+fn a_deferred_piece_in_the_setup_is_the_one_is_gave_it() {
+    let mut vm = load(DEFERRED_SETUP);
+    assert_eq!(cell(&vm, "a1"), 2048 | 1);
+    assert_eq!(cell(&vm, "b1"), 2048 | 1);
+    assert_eq!(cell(&vm, "c3"), 4096 | 1);
+    assert_eq!(cell(&vm, "a3"), 4096 | 2, "a piece declared after the {{setup}} that names it");
+    assert_eq!(moves(&mut vm), vec!["Man a1 - a2", "Man b1 - b2"]);
+    // Black's man on the top row cannot step north: 2 plies, then 0.
+    assert_eq!(vm.perft(1).unwrap(), 2);
+    assert_eq!(vm.perft(2).unwrap(), 0);
+    // Every game resolves again: a later IS changes the next game.
+    vm.run_text("variant", b"' Rook IS MAN").unwrap();
+    vm.new_game().unwrap();
+    assert_eq!(cell(&vm, "a1"), 2048 | 2);
+    assert_eq!(moves(&mut vm), Vec::<String>::new());
+}
+
+#[test]
+fn an_unresolvable_setup_name_is_an_error_when_the_game_starts() {
+    // Loading works: the names mean nothing yet.
+    let src = DEFERRED_SETUP.replace("' Man IS MAN", "");
+    let mut vm = Vm::new(config()).unwrap();
+    vm.capture_output();
+    vm.run_text("base.4th", src.as_bytes()).unwrap();
+    let e = vm.new_game().unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("`MAN`"), "{text}");
+    assert!(text.contains("--> base.4th:6:14"), "names the {{setup}} line: {text}");
+    // A name that is not defined at all, in the second {setup} of a line.
+    let src = DEFERRED_SETUP.replace("{setup} Black Rook a3", "{setup} Black Bishop a3");
+    let e = try_load(&src).err().unwrap();
+    let text = e.to_string();
+    assert!(text.contains("Bishop"), "{text}");
+    assert!(text.contains("--> game:6:59"), "{text}");
+}
+
+// ---- $movesList: the header the original's engines read -------------------------
+
+#[test]
+fn moves_list_header_gives_the_count_and_the_first_move() {
+    let mut vm = load(DEFERRED_SETUP);
+    vm.generate_turn().unwrap();
+    let got = eval(&mut vm, "$movesList @ CELLSIZE + @  move-count  $movesList @ 2 CELLS + @  $FirstMove");
+    assert_eq!(got[0], got[1]);
+    assert_eq!(got[0], 2);
+    assert_eq!(got[2], got[3]);
+    // Walk from the header's first move: as many moves as it counts.
+    let walk = ": walk ( -- n ) 0 $movesList @ 2 CELLS + @ BEGIN ?DUP WHILE SWAP 1+ SWAP $NextMove REPEAT ; walk";
+    assert_eq!(eval(&mut vm, walk), vec![2]);
+    // A header kept across a nested list still describes its own list;
+    // the variable follows the current one.
+    let nested = "$movesList @  Black FALSE 0 $GenerateMoves  $movesList @ CELLSIZE + @  SWAP CELLSIZE + @  $DeallocateMoves";
+    assert_eq!(eval(&mut vm, nested), vec![0, 2]);
+    vm.game.store.pop_list();
+}
+
+// ---- move texts: the original's (Zillions') notation ------------------------------
+
+/// One game with every kind of edit.
+const EDITS: &str = "
+{board 3 3 {grid} board}
+{directions -1 0 {direction} n 0 1 {direction} e directions}
+{players {player} White {player} Black players}
+{pieces {piece} Man {moves} men {drops} puts {piece} King pieces}
+: step ( -- ) n verify from here move add-move ;
+: take-east ( -- ) e verify enemy? verify from here move add-move ;
+: pair ( -- ) e verify friend? verify  back n verify from here move  back e verify here n verify here move add-move ;
+: crown ( -- ) n verify n verify empty? verify from here move King change-type add-move ;
+: shoot ( -- ) a3 enemy-at? verify a3 capture-at add-move ;
+: turn ( -- ) c3 enemy-at? verify current-player c3 change-owner-at add-move ;
+: put ( -- ) empty? verify from a2 = verify drop add-move ;
+: give ( -- ) empty? verify from c2 = verify Black Man create-player-piece-type add-move ;
+: rest ( -- ) Pass ;
+{moves men {move} step {move} take-east {move} pair {move} crown {move} shoot {move} turn {move} rest moves}
+{moves puts {move} put {move} give moves}
+{board-setup {setup} White Man a1 b1 {setup} Black Man c1 a3 c3 board-setup}
+";
+
+#[test]
+fn move_texts_name_the_piece_and_spell_each_edit() {
+    let mut vm = load(EDITS);
+    let texts = moves(&mut vm);
+    let has = |t: &str| texts.iter().any(|x| x == t);
+    assert!(has("Man a1 - a2"), "a move: {texts:?}");
+    assert!(has("Man b1 x c1"), "a capture by replacement: {texts:?}");
+    assert!(has("Man a1 - a2 Man b1 - b2"), "two pieces in one move: {texts:?}");
+    assert!(has("Man b1 - b3 = King"), "a promotion: {texts:?}");
+    assert!(has("x a3"), "a capture elsewhere: {texts:?}");
+    assert!(has("White Man c3"), "a change of owner, alone: {texts:?}");
+    assert!(has("White Man a2"), "a drop, with its owner: {texts:?}");
+    assert!(has("Black Man c2"), "a create for another player: {texts:?}");
+    assert!(has("Pass"), "an empty move: {texts:?}");
+    // `$MoveString` answers the same text.
+    vm.generate_turn().unwrap();
+    let s = eval(&mut vm, "$FirstMove $MoveString");
+    let first = vm.move_texts()[0].clone();
+    assert_eq!(String::from_utf8(vm.mem.counted(s[0]).unwrap().to_vec()).unwrap(), first);
+    vm.game.store.pop_list();
+}
+
+#[test]
+fn ordo_style_lines_mark_every_occupied_target() {
+    // A line of men steps north together: each target but the first is
+    // occupied before the move, so it reads ` x `, as the original's logs.
+    let src = "
+    {board 4 1 {grid} board}
+    {directions -1 0 {direction} n directions}
+    {players {player} A {player} B players}
+    : advance ( -- ) from a1 = verify a3 a4 move a2 a3 move a1 a2 move add-move ;
+    {moves line {move} advance moves}
+    {pieces {piece} Man {moves} line pieces}
+    {board-setup {setup} A Man a1 a2 a3 board-setup}";
+    let mut vm = load(src);
+    assert_eq!(moves(&mut vm), vec!["Man a3 - a4 Man a2 x a3 Man a1 x a2"]);
+}
+
+#[test]
+fn find_move_takes_the_exact_text_then_looser_forms() {
+    let mut vm = load(EDITS);
+    vm.generate_turn().unwrap();
+    let text_of = |vm: &Vm, t: &str| vm.find_move(t).map(|m| move_text(&vm.game, &vm.mem, m));
+    assert_eq!(text_of(&vm, "Man b1 x c1").as_deref(), Some("Man b1 x c1"));
+    assert_eq!(text_of(&vm, "  man B1 X c1 ").as_deref(), Some("Man b1 x c1"), "case and spacing");
+    assert_eq!(text_of(&vm, "b1 - c1").as_deref(), Some("Man b1 x c1"), "no piece name, - for x");
+    assert_eq!(text_of(&vm, "Man a2").as_deref(), Some("White Man a2"), "no player name");
+    assert_eq!(text_of(&vm, "c2").as_deref(), Some("Black Man c2"), "the end of the text");
+    assert_eq!(text_of(&vm, "b1 x b3 = king").as_deref(), Some("Man b1 - b3 = King"));
+    assert_eq!(text_of(&vm, "b1 - b3 = Man"), None, "the type after = counts");
+    assert_eq!(text_of(&vm, "a2").as_deref(), Some("White Man a2"), "the whole loose text before its end");
+    assert_eq!(text_of(&vm, "b2"), None, "`b2` ends two moves");
+    assert_eq!(text_of(&vm, "z9"), None);
+    vm.game.store.pop_list();
 }

@@ -25,6 +25,11 @@ pub struct OpenBlocks {
     priorities: Option<Vec<i32>>,
     pieces: bool,
     setup: Option<Vec<SetupLine>>,
+    /// The parts of the board region that are the board's own: its
+    /// variables and arrays and its cells, (address, bytes). A new game
+    /// zeroes them, as the original's `$NewGame` erased the board; other
+    /// data allotted inside `{board … board}` keeps its load-time value.
+    pub board_parts: Vec<(i32, i32)>,
 }
 
 /// One `{setup} Player Piece pos…` line, kept as the names it gave. The
@@ -230,9 +235,6 @@ impl Vm {
             return Err(err("the game has no turns: every player is neutral"));
         }
         self.check_loaded()?;
-        let g = &mut self.game;
-        let (region, len) = (g.board.region as i32, g.board.region_len as i32);
-        g.initial_region = self.mem.slice(region, len)?.to_vec();
         self.game.ready = true;
         Ok(())
     }
@@ -290,6 +292,7 @@ pub fn register(vm: &mut Vm) {
             vm.open_board("{variable}")?;
             let (name, _) = vm.parse_name("{variable}")?;
             let a = vm.mem.allot_cells_zeroed(4)?;
+            vm.game.decl.board_parts.push((a as i32, 4));
             vm.add_thunk_word(&name, WordKind::Variable(a), &[Op::Lit(a as i32), Op::Exit]);
             Ok(())
         }),
@@ -297,7 +300,10 @@ pub fn register(vm: &mut Vm) {
             vm.open_board("{array}")?;
             let (name, _) = vm.parse_name("{array}")?;
             let n = vm.pop()?;
-            vm.add_cell_array(&name, n)
+            let start = vm.mem.here as i32;
+            vm.add_cell_array(&name, n)?;
+            vm.game.decl.board_parts.push((start, vm.mem.here as i32 - start));
+            Ok(())
         }),
         word("{carray}", "( n \"name\" -- )", |vm| {
             vm.open_board("{carray}")?;
@@ -307,6 +313,7 @@ pub fn register(vm: &mut Vm) {
             if n < 0 {
                 return Err(ErrorKind::DataSpaceExhausted { wanted: n as i64, free: 0 }.into());
             }
+            vm.game.decl.board_parts.push((base as i32, n.saturating_add(3) & !3));
             let xt = vm.add_thunk_word(&name, WordKind::Colon, &[Op::LitAdd(base as i32), Op::Exit]);
             vm.dict.word_mut(xt).inline = true;
             Ok(())
@@ -319,6 +326,7 @@ pub fn register(vm: &mut Vm) {
                 return Err(err("the board has no positions: use `R C {grid}` or `{position} name`"));
             }
             let cells = vm.mem.allot_cells_zeroed(n * 4)?;
+            vm.game.decl.board_parts.push((cells as i32, n * 4));
             let b = &mut vm.game.board;
             b.cells = cells;
             b.region_len = vm.mem.here - b.region;

@@ -132,9 +132,6 @@ pub struct Game {
     /// `$CloneBoard` snapshots, back to back.
     pub snapshots: Vec<u8>,
     pub snapshot_count: u32,
-    /// The board region as it was when the game finished loading: each new
-    /// game starts from it (board variables keep their load-time values).
-    pub initial_region: Vec<u8>,
     pub ready: bool,
     pub events: play::Events,
     /// `.moveType` answers with one of these cells (ring), so that a few

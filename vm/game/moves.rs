@@ -137,56 +137,95 @@ impl MoveStore {
     }
 }
 
-/// A move's text as the original Axiom wrote it (its AutoPlay logs):
-/// each piece moved is `Man f3 - f4`, with ` x ` instead of ` - ` when
-/// the target square is occupied on the board the move was generated on
-/// (`Man f5 x f4`); several in one move follow each other (`Man c7 - c5
-/// Man d7 - d5`). A capture elsewhere adds `x d5`, a drop or create
-/// `Man e4`; a pass is `Pass`. Call it while that board is current, as
-/// `$MoveString`, `moves` and the engines do.
+/// A move's text as the original Axiom wrote it, which is Zillions'
+/// notation (the original handed these texts to Zillions, and its AutoPlay
+/// logs and saved games show them). The parts follow the move's edits in
+/// the order they were recorded, joined with spaces:
+///
+/// - a piece moved: `Man f3 - f4`, the name of the piece on the source
+///   square, with ` x ` instead of ` - ` when the target square is
+///   occupied on the board the move was generated on (`Man f5 x f4`; in
+///   `Man e3 - e4 Man e2 x e3` the second target is occupied before the
+///   move, though the first part empties it);
+/// - a capture (`capture`, `capture-at`): `x d5`;
+/// - a drop or create: its owner and type, `White Man e4`;
+/// - a change of type on the square the previous part ended on (a
+///   promotion): `= King` after it; elsewhere the piece as it becomes,
+///   `White King e8`;
+/// - a change of owner: nothing when the move has other parts (Othello's
+///   flips follow from its drop), else the piece as it becomes;
+/// - a move with none of these (an empty move, as `Pass` adds, or one that
+///   only runs script words): `Pass`.
+///
+/// A part of a partial chain is a move of its own and reads like any
+/// other. Call it while the board the move was generated on is current,
+/// as `$MoveString`, `moves` and the engines do.
 pub fn move_text(game: &Game, mem: &crate::memory::Memory, m: usize) -> String {
-    let rec = game.store.moves[m];
+    use super::{PIECE_TYPE_MASK, PLAYER_MASK};
     let on_board = |pos: i32| game.board.get(mem, pos).unwrap_or(0);
     // What earlier parts of this move put where: a piece moved twice in
     // one move keeps its name.
-    let mut moved: Vec<(i32, i32)> = Vec::new();
-    let now = |moved: &Vec<(i32, i32)>, pos: i32| moved.iter().rev().find(|&&(p, _)| p == pos).map_or_else(|| on_board(pos), |&(_, c)| c);
+    let mut placed: Vec<(i32, i32)> = Vec::new();
+    let now = |placed: &Vec<(i32, i32)>, pos: i32| placed.iter().rev().find(|&&(p, _)| p == pos).map_or_else(|| on_board(pos), |&(_, c)| c);
+    let piece = |content: i32, pos: i32| {
+        format!("{} {} {}", game.player_name(content & PLAYER_MASK), game.piece_name(content & PIECE_TYPE_MASK), game.board.name(pos))
+    };
     let mut parts: Vec<String> = Vec::new();
+    let mut owners: Vec<String> = Vec::new();
+    // The square the last part ended on, for `= Type`.
+    let mut last: Option<i32> = None;
     for a in game.store.actions_of(m) {
         match *a {
             Action::Move { from, to } => {
-                let piece = now(&moved, from);
+                let content = now(&placed, from);
                 let sep = if on_board(to) != 0 { "x" } else { "-" };
                 let squares = format!("{} {sep} {}", game.board.name(from), game.board.name(to));
-                parts.push(if piece != 0 { format!("{} {squares}", game.piece_name(piece & super::PIECE_TYPE_MASK)) } else { squares });
-                moved.push((from, 0));
-                moved.push((to, piece));
+                parts.push(if content != 0 { format!("{} {squares}", game.piece_name(content & PIECE_TYPE_MASK)) } else { squares });
+                placed.push((from, 0));
+                placed.push((to, content));
+                last = Some(to);
             }
             Action::Capture(pos) => {
                 parts.push(format!("x {}", game.board.name(pos)));
-                moved.push((pos, 0));
+                placed.push((pos, 0));
+                last = None;
             }
             Action::Place { pos, content } => {
-                parts.push(format!("{} {}", game.piece_name(content & super::PIECE_TYPE_MASK), game.board.name(pos)));
-                moved.push((pos, content));
+                parts.push(piece(content, pos));
+                placed.push((pos, content));
+                last = Some(pos);
             }
-            _ => {}
+            Action::ChangeType { pos, piece_type } => {
+                let before = now(&placed, pos);
+                if before == 0 {
+                    continue; // changes nothing when played
+                }
+                let after = (before & !PIECE_TYPE_MASK) | (piece_type & PIECE_TYPE_MASK);
+                if last == Some(pos) {
+                    parts.push(format!("= {}", game.piece_name(piece_type & PIECE_TYPE_MASK)));
+                } else {
+                    parts.push(piece(after, pos));
+                    last = Some(pos);
+                }
+                placed.push((pos, after));
+            }
+            Action::ChangeOwner { pos, player } => {
+                let before = now(&placed, pos);
+                if before == 0 {
+                    continue;
+                }
+                let after = (before & !PLAYER_MASK) | (player & PLAYER_MASK);
+                owners.push(piece(after, pos));
+                placed.push((pos, after));
+            }
+            Action::Lit(_) | Action::Call(_) => {}
         }
     }
-    if rec.pass && parts.is_empty() {
+    if parts.is_empty() {
+        parts = owners;
+    }
+    if parts.is_empty() {
         return "Pass".into();
-    }
-    if parts.is_empty() {
-        // Only changes of type or owner, or script actions: name the squares.
-        for a in game.store.actions_of(m) {
-            if let Action::ChangeType { pos, .. } | Action::ChangeOwner { pos, .. } = *a {
-                parts.push(game.board.name(pos));
-                break;
-            }
-        }
-    }
-    if parts.is_empty() {
-        return "(no edits)".into();
     }
     parts.join(" ")
 }

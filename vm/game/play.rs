@@ -58,6 +58,9 @@ pub const MOVE_XT_BASE: i32 = 0x4000_0000;
 const MOVE_STRING_BYTES: u32 = 256;
 const MOVE_STRING_RING: u32 = 4;
 const MOVE_TYPE_RING: u32 = 16;
+/// `$movesList` headers: one per nesting depth of the move lists (deeper
+/// lists share them round the ring).
+const MOVES_LIST_HEADERS: u32 = 64;
 
 /// The outcome of a game, from nobody's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,8 +146,12 @@ impl Vm {
         g.snapshots.clear();
         g.snapshot_count = 0;
         g.turn = TurnState::default();
-        let (region, len) = (g.board.region as i32, g.board.region_len as i32);
-        self.mem.slice_mut(region, len)?.copy_from_slice(&self.game.initial_region);
+        // The board starts empty, its variables zeroed (the original's
+        // `$NewGame` erased the board); then the setup.
+        for i in 0..self.game.decl.board_parts.len() {
+            let (start, bytes) = self.game.decl.board_parts[i];
+            self.mem.slice_mut(start, bytes)?.fill(0);
+        }
         for (player, piece, pos) in self.resolve_setup()? {
             self.game.board.set(&mut self.mem, pos, piece | player)?;
         }
@@ -468,42 +475,54 @@ impl Vm {
     }
 
     /// The move of the current list with exactly this text; failing that,
-    /// the one move that matches it loosely: ignoring case and spacing,
-    /// then also piece names and `x` for `-` (`f3 - f4` for
-    /// `Man f3 x f4`), then as the end of its text (`b2` for `Mark b2`).
+    /// the move that matches it loosely, in this order: ignoring case and
+    /// spacing; then also without the names of pieces and players, and
+    /// with `x` and `-` alike (`f3 - f4` for `Man f3 x f4`, `Disc d3` for
+    /// `Black Disc d3`; the type after `=` counts); then as the end of
+    /// that loose text (`f4`, `d3`). A loose form must single out one
+    /// move (moves with the same text count as one: the first is taken).
     pub fn find_move(&self, text: &str) -> Option<usize> {
         let texts: Vec<(usize, String)> = self.game.store.current().map(|m| (m, move_text(&self.game, &self.mem, m))).collect();
         if let Some(&(m, _)) = texts.iter().find(|(_, t)| t == text) {
             return Some(m);
         }
-        let loose = |t: &str| -> String {
-            normalize(t)
-                .split(' ')
-                .filter(|w| !self.game.pieces.iter().any(|p| p.name.eq_ignore_ascii_case(w)))
-                .map(|w| if w == "x" { "-" } else { w })
-                .collect::<Vec<_>>()
-                .join(" ")
+        let is_name = |w: &str| {
+            self.game.pieces.iter().any(|p| p.name.eq_ignore_ascii_case(w)) || self.game.players.iter().any(|p| p.name.eq_ignore_ascii_case(w))
         };
-        let forms: [&dyn Fn(&str) -> String; 2] = [&normalize, &loose];
-        for form in forms {
-            let want = form(text);
-            if want.is_empty() {
-                continue;
+        let loose = |t: &str| -> String {
+            let words: Vec<String> = normalize(t).split(' ').map(str::to_string).collect();
+            let mut kept: Vec<&str> = Vec::new();
+            for (i, w) in words.iter().enumerate() {
+                let after_equals = i > 0 && words[i - 1] == "=";
+                if after_equals || !is_name(w) {
+                    kept.push(if w == "x" { "-" } else { w });
+                }
             }
-            if let Some(&(m, _)) = texts.iter().find(|(_, t)| form(t) == want) {
-                return Some(m);
-            }
+            kept.join(" ")
+        };
+        // The move all matches agree on, if they are one text.
+        let single = |matches: Vec<&(usize, String)>| -> Option<usize> {
+            let first = matches.first()?;
+            matches.iter().all(|(_, t)| normalize(t) == normalize(&first.1)).then_some(first.0)
+        };
+        let want = normalize(text);
+        if want.is_empty() {
+            return None;
+        }
+        if let Some(m) = single(texts.iter().filter(|(_, t)| normalize(t) == want).collect()) {
+            return Some(m);
         }
         let want = loose(text);
         if want.is_empty() {
             return None;
         }
-        let suffix = format!(" {want}");
-        let mut ends = texts.iter().filter(|(_, t)| loose(t).ends_with(&suffix));
-        match (ends.next(), ends.next()) {
-            (Some(&(m, _)), None) => Some(m),
-            _ => None,
+        let loose_texts: Vec<String> = texts.iter().map(|(_, t)| loose(t)).collect();
+        let equal: Vec<&(usize, String)> = texts.iter().zip(&loose_texts).filter(|(_, l)| **l == want).map(|(t, _)| t).collect();
+        if !equal.is_empty() {
+            return single(equal);
         }
+        let suffix = format!(" {want}");
+        single(texts.iter().zip(&loose_texts).filter(|(_, l)| l.ends_with(&suffix)).map(|(t, _)| t).collect())
     }
 
     /// The texts of the current list.
@@ -606,7 +625,7 @@ impl Vm {
     fn reserve_game_cells(&mut self) {
         let strings = self.mem.allot_cells_zeroed((MOVE_STRING_BYTES * MOVE_STRING_RING) as i32).unwrap_or(0);
         let types = self.mem.allot_cells_zeroed((MOVE_TYPE_RING * 4) as i32).unwrap_or(0);
-        let moves_list = self.mem.allot_cells_zeroed(4 * 4).unwrap_or(0);
+        let moves_list = self.mem.allot_cells_zeroed((4 + MOVES_LIST_HEADERS * 16) as i32).unwrap_or(0);
         self.game.move_string_cells = strings;
         self.game.move_type_cells = types;
         self.game.moves_list_cells = moves_list;
@@ -628,14 +647,19 @@ pub fn register(vm: &mut Vm) {
             vm.push(vm.game.store.next_handle(m))
         }),
         // The original's variable: `$movesList @` is the current list's
-        // header, cell 1 its move count, cell 2 its first move.
+        // header, cell 1 its move count, cell 2 its first move. Each
+        // nesting depth has a header of its own, so a header an engine
+        // kept still describes its list after a nested `$GenerateMoves`.
         word("$movesList", "( -- addr )", |vm| {
             let var = vm.game.moves_list_cells as i32;
             let r = vm.game.store.current();
             let first = if r.is_empty() { 0 } else { r.start as i32 + 1 };
-            vm.mem.store(var, var + 4)?;
-            vm.mem.store(var + 8, r.len() as i32)?;
-            vm.mem.store(var + 12, first)?;
+            let depth = vm.game.store.lists.len().saturating_sub(1) as u32 % MOVES_LIST_HEADERS;
+            let header = var + 4 + (depth * 16) as i32;
+            vm.mem.store(var, header)?;
+            vm.mem.store(header, 0)?;
+            vm.mem.store(header + 4, r.len() as i32)?;
+            vm.mem.store(header + 8, first)?;
             vm.push(var)
         }),
         word("$MoveString", "( m -- str )", |vm| {
