@@ -22,6 +22,8 @@ pub enum ErrorKind {
     AddressOutOfRange { addr: i32, len: u32, size: u32 },
     DataSpaceExhausted { wanted: i64, free: i64 },
     StepLimit { limit: u64 },
+    /// Script run by native words run by script…, too deep.
+    NestingLimit { limit: u32 },
     UnsetDefer(String),
     NotAnXt(i32),
     NotDeferred(String),
@@ -63,6 +65,7 @@ impl ErrorKind {
             AddressOutOfRange { .. } => "address-out-of-range",
             DataSpaceExhausted { .. } => "data-space-exhausted",
             StepLimit { .. } => "step-limit",
+            NestingLimit { .. } => "nesting-limit",
             UnsetDefer(_) => "unset-defer",
             NotAnXt(_) => "not-an-xt",
             NotDeferred(_) => "not-deferred",
@@ -83,6 +86,14 @@ impl ErrorKind {
             Bye => "bye",
             Resume => "resume",
         }
+    }
+
+    /// A limit on runaway code (steps, stack depths, nesting): never
+    /// forgiven by the tolerances of AXIOM.md §8, which would let a
+    /// runaway recursion go on branching.
+    pub fn is_resource_limit(&self) -> bool {
+        use ErrorKind::*;
+        matches!(self, StepLimit { .. } | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. })
     }
 
     /// What to do about it, shown after the word.
@@ -115,6 +126,9 @@ impl ErrorKind {
             }
             DataSpaceExhausted { wanted, free } => format!("data space exhausted: ALLOT of {wanted} bytes with {free} free"),
             StepLimit { limit } => format!("step budget of {limit} exhausted"),
+            NestingLimit { limit } => format!(
+                "script called from native words nested deeper than {limit} (a move that plays itself, or generates moves inside a move word, without end?)"
+            ),
             UnsetDefer(w) => format!("deferred word `{w}` has no action"),
             NotAnXt(n) => format!("not an execution token: {n}"),
             NotDeferred(w) => format!("`{w}` is not a deferred word (IS needs a word made by DEFER)"),

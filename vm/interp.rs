@@ -44,10 +44,7 @@ impl Vm {
         // calls: bound them so a runaway script cannot exhaust the native
         // stack.
         if self.run_nesting >= MAX_RUN_NESTING {
-            return Err(ErrorKind::Game(format!(
-                "script called from native words nested deeper than {MAX_RUN_NESTING} (a move that plays itself, or generates moves inside a move word, without end?)"
-            ))
-            .into());
+            return Err(ErrorKind::NestingLimit { limit: MAX_RUN_NESTING }.into());
         }
         self.run_nesting += 1;
         let result = self.run_frame(entry, base, rdepth);

@@ -197,9 +197,9 @@ fn run_move_word(vm: &mut Vm, xt: u32, move_type: i32, pos: i32, piece: i32, dro
                 vm.game.board.name(pos),
                 vm.game.player_name(vm.game.gen.player),
             ));
-            // The step budget is the user's own limit on runaway code,
-            // never a sloppiness of the original's to forgive.
-            if !tolerant || matches!(e.kind, ErrorKind::StepLimit { .. }) {
+            // Limits on runaway code (the step budget, stack depths,
+            // nesting) are never a sloppiness of the original's to forgive.
+            if !tolerant || e.kind.is_resource_limit() {
                 return Err(e);
             }
             // The original ran on past such errors; the word ends as a
