@@ -198,7 +198,13 @@ pub fn main() -> ExitCode {
     match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("{e}");
+            // The VM's diagnostics say `error:` themselves; the CLI's own do not.
+            let text = format!("{e:#}");
+            if text.starts_with("error") {
+                eprintln!("{text}");
+            } else {
+                eprintln!("error: {text}");
+            }
             ExitCode::FAILURE
         }
     }

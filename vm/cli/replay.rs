@@ -39,6 +39,9 @@ pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Re
             super::check::resolve(dir, &name).ok_or_else(|| anyhow!("the log's first variant is {}, not found beside the log (give it with --game)", dir.join(&name).display()))?
         }
     };
+    if !game_file.is_file() {
+        bail!("cannot read the game file {}", game_file.display());
+    }
     let mut failures = Vec::new();
     // Every game warns at the same places: each warning once, on stderr.
     let mut warned: Vec<String> = Vec::new();
