@@ -148,7 +148,7 @@ fn replay_plays_back_an_autoplay_log_and_names_the_first_disagreement() {
     let o = axforth(&["replay", path(&log), "--game", path(&game)]);
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o.stdout);
-    assert!(out.contains("game 2: ply 1 (`1. Mark z9`): not a legal move of X as written; legal: Mark a3"), "{out}");
+    assert!(out.contains("game 2: ply 1 (`1. Mark z9`): not a legal move of X as written; legal: X Mark a3, X Mark b3"), "{out}");
     assert!(out.contains("games replayed: 4, ok: 3"), "{out}");
 }
 
