@@ -138,8 +138,8 @@ fn an_error_in_a_move_word_names_the_place_and_the_move_word() {
 }
 
 #[test]
-fn every_game_verb_has_help() {
-    for verb in ["show", "moves", "perft", "play", "bench"] {
+fn every_verb_has_help() {
+    for verb in ["run", "repl", "show", "moves", "perft", "play", "check", "replay", "bench"] {
         let o = axforth(&[verb, "--help"]);
         assert!(o.status.success(), "{verb} --help failed");
         assert!(stdout(&o).contains("Usage: axforth"), "{verb}: {}", stdout(&o));

@@ -62,8 +62,7 @@ fn check_names_the_error_and_its_place_and_fails() {
     let o = axforth(&["check", path(&dir), "--json", "--games", "1"]);
     let json = text(&o.stdout);
     assert_eq!(o.status.code(), Some(1));
-    assert!(json.trim_start().starts_with('{') && json.trim_end().ends_with('}'), "{json}");
-    assert_eq!(json.matches('{').count(), json.matches('}').count(), "{json}");
+    assert_valid_json(&json);
     assert!(json.contains("good.4th\",\"ok\":true") && json.contains("broken.4th\",\"ok\":false"), "{json}");
     assert!(json.contains("\"failed\":1"), "{json}");
 }
@@ -149,7 +148,7 @@ fn replay_plays_back_an_autoplay_log_and_names_the_first_disagreement() {
     let o = axforth(&["replay", path(&log), "--game", path(&game)]);
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o.stdout);
-    assert!(out.contains("game 2: move 1 `Mark z9` is not a legal move as written"), "{out}");
+    assert!(out.contains("game 2: ply 1 (`1. Mark z9`): not a legal move of X as written; legal: X Mark a3, X Mark b3"), "{out}");
     assert!(out.contains("games replayed: 4, ok: 3"), "{out}");
 }
 
@@ -159,5 +158,241 @@ fn after_takes_the_original_text_and_short_forms() {
         let o = axforth(&["show", "scripts/draughts/draughts.4th", "--after", after]);
         assert!(o.status.success(), "{after}: {}", text(&o.stderr));
         assert!(text(&o.stdout).contains("White to move"), "{after}: {}", text(&o.stdout));
+    }
+}
+
+#[test]
+fn replay_names_a_wrong_winner_a_game_over_too_early_and_one_not_over() {
+    let dir = scratch("replay-ends");
+    let log = dir.join("ttt.log");
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/tictactoe/tictactoe.4th");
+    let good = autoplay_log(1);
+    let replay = |text: &str| {
+        std::fs::write(&log, text).unwrap();
+        axforth(&["replay", path(&log), "--game", path(&game)])
+    };
+    // The running results give the game to someone else: rotate the
+    // one-game counts (Player 1, Player 2, draws).
+    let keys = ["Player 1 \"tictactoe\", wins = ", "Player 2 \"tictactoe\", wins = ", "Draws = "];
+    let counts = keys.map(|k| {
+        let at = good.find(k).unwrap() + k.len();
+        good[at..at + 1].to_string()
+    });
+    let mut flipped = good.clone();
+    for (k, key) in keys.iter().enumerate() {
+        flipped = flipped.replace(&format!("{key}{}", counts[k]), &format!("{key}{}", counts[(k + 2) % 3]));
+    }
+    assert_ne!(flipped, good);
+    let o = replay(&flipped);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
+    assert!(text(&o.stdout).contains("game 1: the log ends it with"), "{}", text(&o.stdout));
+    // A move logged after the end.
+    let last = good.rfind("\r\nPlayer 1 - I lose!").unwrap();
+    let extra = format!("{}\r\n9. Mark a1{}", &good[..last], &good[last..]);
+    let o = replay(&extra);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stdout).contains("(`9. Mark a1`): the game is already over"), "{}", text(&o.stdout));
+    // The last move missing.
+    let cut = good[..last].rfind("\r\n").unwrap();
+    let o = replay(&format!("{}{}", &good[..cut], &good[last..]));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stdout).contains("game 1: the game is not over after its"), "{}", text(&o.stdout));
+    // --json: one document naming the log and the failure.
+    std::fs::write(&log, format!("{}{}", &good[..cut], &good[last..])).unwrap();
+    let o = axforth(&["replay", path(&log), "--game", path(&game), "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json = text(&o.stdout);
+    assert_valid_json(&json);
+    assert!(json.contains("ttt.log") && json.contains("\"ok\":0") && json.contains("not over"), "{json}");
+}
+
+#[test]
+fn check_finds_the_variants_of_a_folder_and_its_sub_folders() {
+    let dir = scratch("find");
+    // The base declares the players and is LOADed (in another case) by
+    // the variant: only the variant is a game.
+    std::fs::write(dir.join("Base.4th"), SLOPPY).unwrap();
+    std::fs::write(dir.join("variant.4th"), "\\ plays the base\nLOAD base.4th\n").unwrap();
+    // Words named in comments or defined with that name declare nothing.
+    std::fs::write(dir.join("notes.4th"), "\\ {players\n( {players ) : {players ( -- ) ;\n").unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub").join("other.4th"), SLOPPY).unwrap();
+    let o = axforth(&["check", path(&dir), "--games", "1"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}{}", text(&o.stderr));
+    let checked: Vec<&str> = out.lines().filter(|l| l.starts_with("ok ")).collect();
+    assert_eq!(checked.len(), 2, "{out}");
+    assert!(checked[0].contains("variant.4th") && checked[1].contains("other.4th"), "{out}");
+    assert!(out.contains("2 files: 2 passed, 0 failed, 2 with warnings"), "{out}");
+    // The warnings of each file go to stderr, once each.
+    assert_eq!(text(&o.stderr).matches("warning: stack underflow in `put`").count(), 2, "{}", text(&o.stderr));
+    // A folder with no game in it is an error.
+    let empty = scratch("find-none");
+    let o = axforth(&["check", path(&empty)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("no game in"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn check_reports_unfinished_games_timeouts_and_errors_during_play() {
+    // Stopped at --max-plies: unfinished, not a failure.
+    let o = axforth(&["check", "scripts/othello/othello.4th", "--max-plies", "4"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("start moves 4, games finished 0/3, average 4.0 plies"), "{out}");
+    // Over its time: a failure.
+    let o = axforth(&["check", "scripts/othello/othello.4th", "--timeout", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stdout).contains("error: timed out"), "{}", text(&o.stdout));
+    // An event that fails on turn 3: the error, its place, which game and ply.
+    let dir = scratch("late");
+    let game = dir.join("late.4th");
+    std::fs::write(&game, format!("{SLOPPY}: OnIsGameOver ( -- score ) turn-number 3 = IF 1 0 / THEN #UnknownScore ;\n")).unwrap();
+    let o = axforth(&["check", path(&game), "--games", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(out.contains("error: division by zero in `OnIsGameOver`"), "{out}");
+    assert!(out.contains("late.4th:7:"), "{out}");
+    assert!(out.contains("in random game 1 (seed 1), ply 3"), "{out}");
+    assert!(out.contains("games finished 0/1"), "{out}");
+}
+
+/// Fails unless `text` is one JSON value (RFC 8259), with only white
+/// space around it.
+fn assert_valid_json(text: &str) {
+    fn ws(b: &[u8], i: &mut usize) {
+        while *i < b.len() && b" \t\r\n".contains(&b[*i]) {
+            *i += 1;
+        }
+    }
+    fn expect(b: &[u8], i: &mut usize, what: &[u8]) -> Result<(), usize> {
+        if b[*i..].starts_with(what) {
+            *i += what.len();
+            Ok(())
+        } else {
+            Err(*i)
+        }
+    }
+    fn string(b: &[u8], i: &mut usize) -> Result<(), usize> {
+        expect(b, i, b"\"")?;
+        loop {
+            match b.get(*i) {
+                None => return Err(*i),
+                Some(b'"') => {
+                    *i += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    match b.get(*i + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => *i += 2,
+                        Some(b'u') if b.len() >= *i + 6 && b[*i + 2..*i + 6].iter().all(u8::is_ascii_hexdigit) => *i += 6,
+                        _ => return Err(*i),
+                    }
+                }
+                Some(&c) if c < 0x20 => return Err(*i),
+                Some(_) => *i += 1,
+            }
+        }
+    }
+    fn number(b: &[u8], i: &mut usize) -> Result<(), usize> {
+        let start = *i;
+        if b.get(*i) == Some(&b'-') {
+            *i += 1;
+        }
+        let digits = |i: &mut usize| {
+            let s = *i;
+            while b.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i > s
+        };
+        if b.get(*i) == Some(&b'0') {
+            *i += 1;
+        } else if !digits(i) {
+            return Err(start);
+        }
+        if b.get(*i) == Some(&b'.') {
+            *i += 1;
+            if !digits(i) {
+                return Err(*i);
+            }
+        }
+        if matches!(b.get(*i), Some(b'e' | b'E')) {
+            *i += 1;
+            if matches!(b.get(*i), Some(b'+' | b'-')) {
+                *i += 1;
+            }
+            if !digits(i) {
+                return Err(*i);
+            }
+        }
+        Ok(())
+    }
+    fn value(b: &[u8], i: &mut usize) -> Result<(), usize> {
+        ws(b, i);
+        match b.get(*i) {
+            Some(b'{') => {
+                *i += 1;
+                ws(b, i);
+                if b.get(*i) == Some(&b'}') {
+                    *i += 1;
+                    return Ok(());
+                }
+                loop {
+                    ws(b, i);
+                    string(b, i)?;
+                    ws(b, i);
+                    expect(b, i, b":")?;
+                    value(b, i)?;
+                    ws(b, i);
+                    if expect(b, i, b",").is_err() {
+                        return expect(b, i, b"}");
+                    }
+                }
+            }
+            Some(b'[') => {
+                *i += 1;
+                ws(b, i);
+                if b.get(*i) == Some(&b']') {
+                    *i += 1;
+                    return Ok(());
+                }
+                loop {
+                    value(b, i)?;
+                    ws(b, i);
+                    if expect(b, i, b",").is_err() {
+                        return expect(b, i, b"]");
+                    }
+                }
+            }
+            Some(b'"') => string(b, i),
+            Some(b't') => expect(b, i, b"true"),
+            Some(b'f') => expect(b, i, b"false"),
+            Some(b'n') => expect(b, i, b"null"),
+            _ => number(b, i),
+        }
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    let r = value(b, &mut i).and_then(|_| {
+        ws(b, &mut i);
+        if i == b.len() {
+            Ok(())
+        } else {
+            Err(i)
+        }
+    });
+    if let Err(at) = r {
+        panic!("not JSON at byte {at}: {:?}\n{text}", String::from_utf8_lossy(&b[at.min(b.len())..(at + 40).min(b.len())]));
+    }
+}
+
+#[test]
+fn the_json_check_knows_json() {
+    for good in ["{}", "[]", " {\"a\":[1,-2.5e3,true,false,null,\"x\\n\\u00e9\"]} ", "0"] {
+        assert_valid_json(good);
+    }
+    for bad in ["{", "{\"a\"}", "[1,]", "{\"a\":1}}", "\"\n\"", "01x", "{'a':1}", "\"\\x\""] {
+        assert!(std::panic::catch_unwind(|| assert_valid_json(bad)).is_err(), "{bad} passed");
     }
 }

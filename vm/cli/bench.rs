@@ -1,7 +1,7 @@
 //! `axforth bench`: Othello perft in ForthScript against the native
 //! mailbox reference on the same tables.
 
-use super::game::start;
+use super::game::{print_warnings, start};
 use anyhow::{anyhow, bail, Result};
 use axforth::Config;
 use std::path::Path;
@@ -27,6 +27,8 @@ pub fn bench(config: Config, game: &Path, depth: u32, runs: u32) -> Result<()> {
         native_nodes = othello_perft(&mailbox, &mut board, to_move, depth).map_err(|e| anyhow!("{}: not an Othello board for the native reference: {e}", game.display()))?;
         native_best = native_best.min(t0.elapsed().as_secs_f64());
     }
+    vm.flush_output();
+    print_warnings(&mut vm);
     if script_nodes != native_nodes {
         bail!("perft {depth} differs: the script counts {script_nodes}, the native reference {native_nodes}");
     }

@@ -16,7 +16,7 @@ pub struct CheckOptions {
     pub max_plies: u32,
     pub timeout: Duration,
     pub json: bool,
-    /// Print each variant's warnings under its line.
+    /// Print each variant's warnings under its line (else on stderr).
     pub warnings: bool,
 }
 
@@ -73,10 +73,14 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
                 }
                 if !options.json {
                     println!("{}", report_line(&report));
-                    if options.warnings {
-                        for w in &report.warning_texts {
-                            println!("    {}", w.replace('\n', "\n    "));
-                        }
+                }
+                // Its warnings: under its line with --warnings, else on
+                // stderr like every game verb's.
+                for w in &report.warning_texts {
+                    if options.warnings && !options.json {
+                        println!("    {}", w.replace('\n', "\n    "));
+                    } else {
+                        eprintln!("{w}");
                     }
                 }
                 reports.push(report);
@@ -142,7 +146,7 @@ fn check_games(config: &Config, file: &Path, options: &CheckOptions, deadline: I
         report.warnings = report.warning_texts.len();
         let _ = vm.take_output();
         if let Err(e) = result {
-            report.error = Some(first_lines(&e));
+            report.error = Some(e);
             return report;
         }
     }
@@ -150,8 +154,10 @@ fn check_games(config: &Config, file: &Path, options: &CheckOptions, deadline: I
 }
 
 /// Loads the game and plays one random game; counts it in the report.
+/// An error comes back as its headline and place, and, once the game is
+/// under way, which game and ply (to replay it with `play`).
 fn play_one(vm: &mut Vm, file: &Path, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), String> {
-    let text = |e: axforth::VmError| e.to_string();
+    let text = |e: axforth::VmError| first_lines(&e.to_string());
     vm.run_file(file).map_err(text)?;
     vm.check_loaded().map_err(text)?;
     vm.new_game().map_err(text)?;
@@ -165,19 +171,21 @@ fn play_one(vm: &mut Vm, file: &Path, first: bool, report: &mut Report, max_plie
         vm.game.store.pop_list();
     }
     report.played += 1;
+    let game = report.played;
+    let at = |ply: u32| move |e: axforth::VmError| format!("{}\n  = in random game {game} (seed {game}), ply {}", first_lines(&e.to_string()), ply + 1);
     for ply in 0..max_plies {
         if Instant::now() > deadline {
-            return Err(format!("error: timed out (more than the --timeout for this file) in game {}, ply {ply}", report.played));
+            return Err(format!("error: timed out (more than the --timeout for this file) in random game {game}, ply {}", ply + 1));
         }
-        vm.generate_turn().map_err(text)?;
-        if vm.game_result().map_err(text)? != UNKNOWN_SCORE {
+        vm.generate_turn().map_err(at(ply))?;
+        if vm.game_result().map_err(at(ply))? != UNKNOWN_SCORE {
             report.finished += 1;
             report.plies += ply as u64;
             vm.game.store.pop_list();
             return Ok(());
         }
-        let m = vm.choose_move(Engine::Random).map_err(text)?;
-        vm.make_move(m).map_err(text)?;
+        let m = vm.choose_move(Engine::Random).map_err(at(ply))?;
+        vm.make_move(m).map_err(at(ply))?;
         vm.game.store.pop_list();
         vm.remember_position();
     }

@@ -6,6 +6,7 @@ use axforth::Config;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 mod bench;
 mod check;
@@ -120,8 +121,8 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
         /// Seconds the built-in search engine thinks per move
-        #[arg(long, default_value_t = 1.0)]
-        think: f64,
+        #[arg(long, default_value = "1", value_parser = seconds)]
+        think: Duration,
         /// Every engine player uses this engine instead of the file's: random, first or search
         #[arg(long, value_parser = ["random", "first", "search"])]
         engine: Option<String>,
@@ -133,16 +134,16 @@ enum Command {
         /// Game files, or folders (their top-level variants, and those of their sub-folders)
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Random games per variant (seeds 1, 2, ...)
+        /// Random games per variant, with seeds 1, 2, ... (--seed does not apply; --max-steps defaults to 50000000 here)
         #[arg(long, default_value_t = 3)]
         games: u32,
         /// A game not over after this many plies counts as unfinished (not a failure)
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 2000)]
         max_plies: u32,
-        /// Seconds a variant may take in all; more is a failure
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
-        /// Print each variant's warnings under its line
+        /// Seconds a variant may take in all (loading and every game); more is a failure
+        #[arg(long, default_value = "60", value_parser = seconds)]
+        timeout: Duration,
+        /// Print each variant's warnings under its line on stdout (without it they go to stderr)
         #[arg(long)]
         warnings: bool,
         /// One JSON document instead of lines
@@ -174,6 +175,16 @@ enum Command {
     },
 }
 
+/// A number of seconds (`0.5`, `60`): finite and not negative; anything
+/// beyond a year is a year, so adding it to a clock cannot overflow.
+fn seconds(text: &str) -> Result<Duration, String> {
+    const YEAR: f64 = 365.0 * 24.0 * 3600.0;
+    match text.trim().parse::<f64>() {
+        Ok(s) if s >= 0.0 => Ok(Duration::from_secs_f64(s.min(YEAR))),
+        _ => Err(format!("`{text}` is not a number of seconds (0 or more)")),
+    }
+}
+
 /// Moves to play first, from the start position.
 #[derive(Args)]
 struct After {
@@ -187,7 +198,13 @@ pub fn main() -> ExitCode {
     match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("{e}");
+            // The VM's diagnostics say `error:` themselves; the CLI's own do not.
+            let text = format!("{e:#}");
+            if text.starts_with("error") {
+                eprintln!("{text}");
+            } else {
+                eprintln!("error: {text}");
+            }
             ExitCode::FAILURE
         }
     }
@@ -204,7 +221,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             perft::perft(config, &game, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
         Command::Check { paths, games, max_plies, timeout, warnings, json } => {
-            let options = check::CheckOptions { games, max_plies, timeout: std::time::Duration::from_secs_f64(timeout.max(0.0)), json, warnings };
+            let options = check::CheckOptions { games, max_plies, timeout, json, warnings };
             check::check(config, &paths, &options)
         }
         Command::Replay { log, game, json } => replay::replay(config, &log, game.as_deref(), json),

@@ -14,8 +14,8 @@ pub struct PlayOptions<'a> {
     /// No human: the engines play every side.
     pub watch: bool,
     pub max_plies: u32,
-    /// Seconds the built-in search thinks per move.
-    pub think: f64,
+    /// How long the built-in search thinks per move.
+    pub think: std::time::Duration,
     /// `random`, `first` or `search` for every engine player.
     pub engine: Option<&'a str>,
 }
@@ -25,7 +25,7 @@ pub struct PlayOptions<'a> {
 pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&str>) -> Result<()> {
     let PlayOptions { human, watch, max_plies, think, engine } = *options;
     let mut vm = start(config, game, after)?;
-    vm.game.think = std::time::Duration::from_secs_f64(think.max(0.0));
+    vm.game.think = think;
     if let Some(name) = engine {
         let engine = match name {
             "random" => Engine::Random,

@@ -6,7 +6,7 @@
 
 use super::check::string;
 use anyhow::{anyhow, bail, Context, Result};
-use axforth::game::UNKNOWN_SCORE;
+use axforth::game::{DRAW_SCORE, UNKNOWN_SCORE};
 use axforth::{Config, Vm};
 use std::path::Path;
 use std::process::ExitCode;
@@ -15,7 +15,8 @@ use std::process::ExitCode;
 #[derive(Default)]
 struct LoggedGame {
     number: u32,
-    moves: Vec<String>,
+    /// The move lines: the turn number as logged, and the move's text.
+    moves: Vec<(String, String)>,
     /// Which seat won (0: `Player 1`, the first player of `{players`;
     /// 1: `Player 2`), or None for a draw; from the change of the running
     /// results after the game.
@@ -38,9 +39,23 @@ pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Re
             super::check::resolve(dir, &name).ok_or_else(|| anyhow!("the log's first variant is {}, not found beside the log (give it with --game)", dir.join(&name).display()))?
         }
     };
+    if !game_file.is_file() {
+        bail!("cannot read the game file {}", game_file.display());
+    }
     let mut failures = Vec::new();
+    // Every game warns at the same places: each warning once, on stderr.
+    let mut warned: Vec<String> = Vec::new();
     for g in &parsed.games {
-        if let Err(why) = replay_game(&config, &game_file, g) {
+        let mut vm = Vm::new(Config { seed: Some(g.number as u64), ..config.clone() })?;
+        vm.capture_output();
+        let result = replay_game(&mut vm, &game_file, g);
+        for w in vm.take_warnings() {
+            if !warned.contains(&w) {
+                eprintln!("{w}");
+                warned.push(w);
+            }
+        }
+        if let Err(why) = result {
             failures.push((g.number, why));
         }
     }
@@ -64,24 +79,26 @@ pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Re
 }
 
 /// Replays one game in a fresh VM; the first disagreement, if any.
-fn replay_game(config: &Config, file: &Path, g: &LoggedGame) -> Result<(), String> {
+fn replay_game(vm: &mut Vm, file: &Path, g: &LoggedGame) -> Result<(), String> {
     let text = |e: axforth::VmError| e.to_string();
-    let mut vm = Vm::new(Config { seed: Some(g.number as u64), ..config.clone() }).map_err(text)?;
-    vm.capture_output();
     vm.run_file(file).map_err(text)?;
+    vm.check_loaded().map_err(text)?;
     vm.new_game().map_err(text)?;
     vm.remember_position();
-    for (ply, logged) in g.moves.iter().enumerate() {
-        vm.generate_turn().map_err(text)?;
-        if vm.game_result().map_err(text)? != UNKNOWN_SCORE {
-            return Err(format!("the game is over before move {} (`{logged}`)", ply + 1));
+    for (ply, (turn, logged)) in g.moves.iter().enumerate() {
+        let ply = ply + 1;
+        let at = |e: axforth::VmError| format!("ply {ply} (`{turn}. {logged}`): {e}");
+        vm.generate_turn().map_err(at)?;
+        if vm.game_result().map_err(at)? != UNKNOWN_SCORE {
+            return Err(format!("ply {ply} (`{turn}. {logged}`): the game is already over"));
         }
         let texts = vm.move_texts();
         let Some(i) = texts.iter().position(|t| t == logged) else {
-            return Err(format!("move {} `{logged}` is not a legal move as written; legal: {}", ply + 1, texts.join(", ")));
+            let legal = if texts.is_empty() { "none".to_string() } else { texts.join(", ") };
+            return Err(format!("ply {ply} (`{turn}. {logged}`): not a legal move of {} as written; legal: {legal}", vm.game.player_name(vm.player_to_move())));
         };
         let m = vm.game.store.current().start + i;
-        vm.make_move(m).map_err(text)?;
+        vm.make_move(m).map_err(at)?;
         vm.game.store.pop_list();
         vm.remember_position();
         let _ = vm.take_output();
@@ -89,19 +106,22 @@ fn replay_game(config: &Config, file: &Path, g: &LoggedGame) -> Result<(), Strin
     vm.generate_turn().map_err(text)?;
     let score = vm.game_result().map_err(text)?;
     if score == UNKNOWN_SCORE {
-        return Err(format!("the game is not over after its {} logged moves", g.moves.len()));
+        return Err(format!("the game is not over after its {} logged plies", g.moves.len()));
     }
     let Some(expected) = g.winner else { return Ok(()) };
     let contestants: Vec<i32> = vm.game.players.iter().filter(|p| !p.neutral).map(|p| p.value).collect();
     let to_move = vm.player_to_move();
     let winner = match score {
-        0 => None,
+        DRAW_SCORE => None,
         s if s > 0 => Some(to_move),
         _ => contestants.iter().copied().find(|&p| p != to_move).filter(|_| contestants.len() == 2),
     };
     // The log's `Player k` counts are the wins of seat k (the k-th player
-    // of `{players`), whichever variant sat there: its `Player 1 - I
-    // lose!` lines and all four Ordo logs agree.
+    // of `{players`) in every game, not swapped in even games as AXIOM.md
+    // §6 has it: in the four Ordo logs, `Player 1 "Test-(random)"` loses
+    // all 100 games to a real engine, and the rules give every one of
+    // them to seat 2, so variant A sat at seat 1 in even games too. Its
+    // `Player k - I lose!` lines agree.
     let expected_player = expected.map(|seat| contestants.get(seat).copied().unwrap_or(0));
     if winner != expected_player {
         let name = |p: Option<i32>| p.map_or("a draw".to_string(), |p| format!("a win for {}", vm.game.player_name(p)));
@@ -143,7 +163,7 @@ fn parse(text: &str) -> Result<Log> {
         } else if let Some((number, text)) = line.split_once(". ") {
             if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) {
                 if let Some(g) = games.last_mut() {
-                    g.moves.push(text.to_string());
+                    g.moves.push((number.to_string(), text.to_string()));
                 }
             }
         }
