@@ -137,11 +137,13 @@ enum Command {
         /// Random games per variant, with seeds 1, 2, ... (--seed does not apply; --max-steps defaults to 50000000 here)
         #[arg(long, default_value_t = 3)]
         games: u32,
-        /// A game not over after this many plies counts as unfinished (not a failure)
-        #[arg(long, default_value_t = 2000)]
+        /// A game not over after this many plies counts as unfinished (not a failure); games
+        /// without an end (Go-like games whose original left that to Zillions) make this the
+        /// cost of a check
+        #[arg(long, default_value_t = 1000)]
         max_plies: u32,
         /// Seconds a variant may take in all (loading and every game); more is a failure
-        #[arg(long, default_value = "60", value_parser = seconds)]
+        #[arg(long, default_value = "300", value_parser = seconds)]
         timeout: Duration,
         /// Print each variant's warnings under its line on stdout (without it they go to stderr)
         #[arg(long)]
