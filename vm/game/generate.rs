@@ -475,17 +475,7 @@ pub fn register(vm: &mut Vm) {
             vm.edit(Action::ChangeOwner { pos, player: p })
         }),
         // ---- building the move list ----
-        word("add-move", "( -- )", |vm| {
-            if !vm.game.gen.active {
-                return Err(game_error("`add-move` outside move generation (only move words may use it)"));
-            }
-            let game = &mut vm.game;
-            let g = &mut game.gen;
-            game.store.add(&g.actions, g.move_type, g.partial, false);
-            g.actions.clear();
-            g.partial = NOT_PARTIAL;
-            Ok(())
-        }),
+        word("add-move", "( -- )", |vm| add_move(vm, "add-move", false)),
         word("partial", "( -- )", |vm| {
             vm.game.gen.partial = 0;
             Ok(())
@@ -514,19 +504,28 @@ pub fn register(vm: &mut Vm) {
     }
 }
 
+/// `Pass`: the move built so far, as a pass, once per generation.
 fn pass(vm: &mut Vm) -> VmResult<()> {
-            if !vm.game.gen.active {
-                return Err(game_error("`Pass` outside move generation (only move words may use it)"));
-            }
-            if !vm.game.gen.pass_added {
-                vm.game.gen.pass_added = true;
-                let game = &mut vm.game;
-                let g = &mut game.gen;
-                game.store.add(&g.actions, g.move_type, g.partial, true);
-                g.actions.clear();
-                g.partial = NOT_PARTIAL;
-            }
-            Ok(())
+    if vm.game.gen.pass_added && vm.game.gen.active {
+        return Ok(());
+    }
+    add_move(vm, "Pass", true)?;
+    vm.game.gen.pass_added = true;
+    Ok(())
+}
+
+/// Appends the move built so far (its edits, type and partial flag) to
+/// the list and starts a fresh one.
+fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
+    if !vm.game.gen.active {
+        return Err(game_error(format!("`{word}` outside move generation (only move words may use it)")));
+    }
+    let game = &mut vm.game;
+    let g = &mut game.gen;
+    game.store.add(&g.actions, g.move_type, g.partial, pass);
+    g.actions.clear();
+    g.partial = NOT_PARTIAL;
+    Ok(())
 }
 
 /// `drop` / `create`: the current piece at `here`.
