@@ -240,6 +240,10 @@ fn check_reports_unfinished_games_timeouts_and_errors_during_play() {
     let out = text(&o.stdout);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("start moves 4, games finished 0/3, average 4.0 plies"), "{out}");
+    // A game that ends with the last ply the cap allows has finished:
+    // tic-tac-toe is over after 9 moves at most.
+    let o = axforth(&["check", "scripts/tictactoe/", "--max-plies", "9"]);
+    assert!(text(&o.stdout).contains("games finished 3/3"), "{}", text(&o.stdout));
     // Over its time: a failure.
     let o = axforth(&["check", "scripts/othello/othello.4th", "--timeout", "0"]);
     assert_eq!(o.status.code(), Some(1));

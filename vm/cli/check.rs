@@ -171,26 +171,41 @@ fn play_one(vm: &mut Vm, file: &Path, first: bool, report: &mut Report, max_plie
         vm.game.store.pop_list();
     }
     report.played += 1;
-    let game = report.played;
+    let mut plies = 0;
+    let result = play_plies(vm, report.played, max_plies, deadline, &mut plies);
+    // A game cut short by an error or the clock counts as far as it went.
+    report.plies += plies as u64;
+    if result? {
+        report.finished += 1;
+    }
+    Ok(())
+}
+
+/// Plays random moves until the game is over (true) or `max_plies`
+/// (false), counting the plies played in `plies`.
+fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: &mut u32) -> Result<bool, String> {
     let at = |ply: u32| move |e: axforth::VmError| format!("{}\n  = in random game {game} (seed {game}), ply {}", first_lines(&e.to_string()), ply + 1);
     for ply in 0..max_plies {
+        *plies = ply;
         if Instant::now() > deadline {
             return Err(format!("error: timed out (more than the --timeout for this file) in random game {game}, ply {}", ply + 1));
         }
         vm.generate_turn().map_err(at(ply))?;
         if vm.game_result().map_err(at(ply))? != UNKNOWN_SCORE {
-            report.finished += 1;
-            report.plies += ply as u64;
             vm.game.store.pop_list();
-            return Ok(());
+            return Ok(true);
         }
         let m = vm.choose_move(Engine::Random).map_err(at(ply))?;
         vm.make_move(m).map_err(at(ply))?;
         vm.game.store.pop_list();
         vm.remember_position();
     }
-    report.plies += max_plies as u64;
-    Ok(())
+    *plies = max_plies;
+    // Over with the last move the cap allows: finished.
+    vm.generate_turn().map_err(at(max_plies))?;
+    let over = vm.game_result().map_err(at(max_plies))? != UNKNOWN_SCORE;
+    vm.game.store.pop_list();
+    Ok(over)
 }
 
 /// An error's headline and place (the rest of the trace is for `play`).
