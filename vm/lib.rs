@@ -15,6 +15,7 @@
 //! - `words`      native words of the language core
 //! - `see`        the decompiler behind SEE
 //! - `game`       the Axiom game layer
+//! - `search`     the engines: alpha-beta, UCT, ForthScript engines
 
 pub mod code;
 pub mod compiler;
@@ -26,6 +27,7 @@ pub mod lexer;
 pub mod memory;
 pub mod ops;
 pub mod outer;
+pub mod search;
 pub mod see;
 pub mod vm;
 pub mod words;

@@ -25,7 +25,7 @@ pub struct PlayOptions<'a> {
 pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&str>) -> Result<()> {
     let PlayOptions { human, watch, max_plies, think, engine } = *options;
     let mut vm = start(config, game, after)?;
-    vm.game.think = think;
+    vm.game.search.limits.time = Some(think);
     if let Some(name) = engine {
         let engine = match name {
             "random" => Engine::Random,

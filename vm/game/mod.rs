@@ -10,7 +10,6 @@
 //!   queries and the recorded edits (`verify`, `add-move`, …)
 //! - `play`: turns, applying moves, events, game over, the simple engines,
 //!   perft, and the words engines call
-//! - `search`: the built-in engine (iterative-deepening alpha-beta)
 //! - `show`: the board as text for the CLI
 //! - `mailbox`: a native Othello, the speed reference for the benchmark
 //!
@@ -30,7 +29,6 @@ pub mod generate;
 pub mod mailbox;
 pub mod moves;
 pub mod play;
-pub mod search;
 pub mod show;
 
 use crate::error::VmResult;
@@ -152,12 +150,8 @@ pub struct Game {
     pub history: Vec<u64>,
     /// Names of the `{search-engine}` words.
     pub engine_names: Vec<String>,
-    /// How long the built-in engine thinks about a move.
-    pub think: std::time::Duration,
-    /// A script engine is choosing a move.
-    pub searching: bool,
-    /// The move a script engine reported with `BestMove!`.
-    pub best_move: Option<Vec<u8>>,
+    /// The engines' limits, clock and reports, and the transposition table.
+    pub search: crate::search::Search,
 }
 
 impl Game {
@@ -192,6 +186,7 @@ pub fn register(vm: &mut Vm) {
     declare::register(vm);
     generate::register(vm);
     play::register(vm);
+    crate::search::script::register(vm);
 }
 
 /// Appends to the move under construction, if one is; None otherwise (the

@@ -257,20 +257,6 @@ impl Vm {
         Ok(())
     }
 
-    /// A key of the whole position: the board region (cells and board
-    /// variables) and the player to move.
-    pub fn position_key(&self) -> u64 {
-        let (region, len) = (self.game.board.region as i32, self.game.board.region_len as i32);
-        let bytes = self.mem.slice(region, len).unwrap_or(&[]);
-        let mut h = mix(self.player_to_move() as u64);
-        for (i, chunk) in bytes.chunks(8).enumerate() {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            h ^= mix(u64::from_le_bytes(word) ^ mix(i as u64 + 1));
-        }
-        h
-    }
-
     /// Records the position reached in the game being played (the game
     /// loop calls this after each move; searches do not).
     pub fn remember_position(&mut self) {
@@ -313,11 +299,11 @@ impl Vm {
 
     /// (move lists, board clones) now, to check a script word left them
     /// as it found them.
-    fn stack_marks(&self) -> (usize, u32) {
+    pub(crate) fn stack_marks(&self) -> (usize, u32) {
         (self.game.store.lists.len(), self.game.snapshot_count)
     }
 
-    fn check_balanced(&mut self, (lists, boards): (usize, u32), word: &str) -> VmResult<()> {
+    pub(crate) fn check_balanced(&mut self, (lists, boards): (usize, u32), word: &str) -> VmResult<()> {
         let (now_lists, now_boards) = self.stack_marks();
         if now_lists > lists {
             return Err(ErrorKind::Game(format!(
@@ -440,40 +426,6 @@ impl Vm {
 
     // ---- choosing and playing moves ------------------------------------
 
-    /// The move the player to move's engine picks from the current list.
-    pub fn choose_move(&mut self, engine: Engine) -> VmResult<usize> {
-        let range = self.game.store.current();
-        if range.is_empty() {
-            return Err(ErrorKind::Game("no legal move to choose from".into()).into());
-        }
-        match engine {
-            Engine::First => Ok(range.start),
-            Engine::Random => Ok(range.start + self.rand_within(0, 0, range.len() as i32 - 1) as usize),
-            Engine::Script(i) => {
-                let name = self.game.engine_names.get(i as usize).cloned().unwrap_or_default();
-                let xt = self.find_or_fail(name.as_bytes())?;
-                self.game.best_move = None;
-                self.game.searching = true;
-                let mark = self.stack_marks();
-                let name = self.dict.word(xt).display_name();
-                let r = self.call_in_frame(xt, &[], &name, 0);
-                self.game.searching = false;
-                r?;
-                self.check_balanced(mark, &name)?;
-                let Some(text) = self.game.best_move.take() else {
-                    return Err(ErrorKind::Game(format!(
-                        "the engine `{}` chose no move (it must report one with BestMove!)",
-                        self.dict.word(xt).display_name()
-                    ))
-                    .into());
-                };
-                let text = String::from_utf8_lossy(&text).into_owned();
-                self.find_move(&text).ok_or_else(|| ErrorKind::Game(format!("the engine chose `{text}`, which is not a legal move")).into())
-            }
-            Engine::Default | Engine::Uct => crate::game::search::best_move(self, self.game.think),
-        }
-    }
-
     /// The move of the current list with exactly this text; failing that,
     /// the move that matches it loosely, in this order: ignoring case and
     /// spacing; then also without the names of pieces and players, and
@@ -552,13 +504,6 @@ impl Vm {
     }
 }
 
-/// splitmix64's finalizer: spreads every input bit over the key.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// Compares move texts loosely: case and spacing do not matter.
 pub fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
@@ -613,12 +558,8 @@ impl Vm {
     /// `EXECUTE` of a token made by `.moveCFA`.
     pub fn execute_move_xt(&mut self, xt: i32) -> VmResult<()> {
         let m = self.move_index(xt.wrapping_sub(MOVE_XT_BASE) + 1, ".moveCFA EXECUTE")?;
+        self.game.search.info.nodes += 1;
         self.apply_move(m)
-    }
-
-    fn counted_arg(&mut self) -> VmResult<Vec<u8>> {
-        let addr = self.pop()?;
-        Ok(self.mem.counted(addr)?.to_vec())
     }
 
     /// Reserves the data space the engine words answer with.
@@ -724,20 +665,6 @@ pub fn register(vm: &mut Vm) {
         }),
         word("$CloneBoard", "( -- )", |vm| vm.push_board()),
         word("$DeallocateBoard", "( -- )", |vm| vm.pop_board()),
-        word("$Yield", "( -- )", |_| Ok(())),
-        word("searching?", "( -- ? )", |vm| vm.push(if vm.game.searching { -1 } else { 0 })),
-        word("BestMove!", "( str -- )", |vm| {
-            let text = vm.counted_arg()?;
-            vm.game.best_move = Some(text);
-            Ok(())
-        }),
-        word("CurrentMove!", "( str -- )", |vm| {
-            vm.counted_arg()?;
-            Ok(())
-        }),
-        word("Score!", "( n -- )", |vm| vm.pop().map(drop)),
-        word("Depth!", "( n -- )", |vm| vm.pop().map(drop)),
-        word("Nodes!", "( n -- )", |vm| vm.pop().map(drop)),
         // ---- the turn order ----
         word("turn-offset", "( -- n )", |vm| vm.push(vm.game.turn.index as i32)),
         word("next-turn-offset", "( n -- n' )", |vm| {

@@ -1,0 +1,154 @@
+//! Search: how the player to move's engine chooses a move (AXIOM.md §5).
+//!
+//! Module map:
+//! - `alphabeta`: the default engine (iterative deepening, negamax with
+//!   alpha-beta and principal-variation search)
+//! - `tt`: the transposition table the default engine probes
+//! - `zobrist`: position keys (the table, the game history, repetitions)
+//! - `ordering`: move ordering (TT move, killers, history)
+//! - `uct`: `{UCT}`, Monte-Carlo tree search with random playouts
+//! - `script`: running a `{search-engine}` ForthScript word, and the words
+//!   it reports through (`$Yield`, `BestMove!`, `Score!`, …)
+//!
+//! Engines see the game only through the game layer's `Vm` methods
+//! (`generate_turn`, `make_move`, `push_board`/`pop_board`, `evaluate`,
+//! `game_result`); nothing here touches the inner interpreter.
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod script;
+pub mod tt;
+pub mod uct;
+pub mod zobrist;
+
+use crate::error::{ErrorKind, VmError, VmResult};
+use crate::game::Engine;
+use crate::vm::Vm;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long and how deep an engine may think about one move.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Time per move (the default engine and UCT stop at it; a script
+    /// engine is told through `searching?`).
+    pub time: Option<Duration>,
+    /// Plies for the default engine (iterations of deepening).
+    pub depth: Option<u32>,
+    /// Playouts for UCT.
+    pub iterations: Option<u64>,
+    /// UCB1's exploration constant.
+    pub uct_c: f64,
+    /// Transposition table entries (a power of two; 0 turns it off).
+    pub tt_entries: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { time: Some(Duration::from_secs(1)), depth: None, iterations: None, uct_c: 1.4, tt_entries: 1 << 18 }
+    }
+}
+
+/// What the engine said (or the built-in engines measured) about its
+/// latest search.
+#[derive(Clone, Debug, Default)]
+pub struct Info {
+    /// `BestMove!`: the text of the move chosen so far.
+    pub best_move: Option<Vec<u8>>,
+    /// `CurrentMove!`: the root move being searched.
+    pub current_move: Option<Vec<u8>>,
+    pub score: Option<i32>,
+    /// `Depth!` (script), or the deepest finished iteration.
+    pub depth: u32,
+    /// `Nodes!` as the engine counted them.
+    pub reported_nodes: u64,
+    /// Moves played inside the search (every engine, counted natively).
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The time budget ran out before the engine finished.
+    pub timed_out: bool,
+}
+
+/// The search state a game keeps between moves.
+pub struct Search {
+    pub limits: Limits,
+    /// An engine is choosing a move (`searching?`).
+    pub active: bool,
+    pub deadline: Option<Instant>,
+    pub started: Option<Instant>,
+    /// Set from outside (Ctrl-C, a decided match): every engine stops at
+    /// its next `$Yield` or node.
+    pub stop: Arc<AtomicBool>,
+    pub info: Info,
+    /// Print the engine's reports on stderr as they come.
+    pub verbose: bool,
+    pub tt: tt::Table,
+    pub keys: zobrist::Keys,
+    pub ordering: ordering::Ordering,
+    pub uct: uct::Tree,
+}
+
+impl Default for Search {
+    fn default() -> Search {
+        Search {
+            limits: Limits::default(),
+            active: false,
+            deadline: None,
+            started: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            info: Info::default(),
+            verbose: false,
+            tt: tt::Table::default(),
+            keys: zobrist::Keys::default(),
+            ordering: ordering::Ordering::default(),
+            uct: uct::Tree::default(),
+        }
+    }
+}
+
+impl Search {
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Out of time, or told to stop.
+    pub fn should_stop(&self) -> bool {
+        self.stop_requested() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Why a search ended early (not an error of the script).
+pub fn interrupted() -> VmError {
+    ErrorKind::Game("interrupted".into()).into()
+}
+
+impl Vm {
+    /// The move of the current list the engine picks. Every engine's
+    /// search starts here, with the clock and the counters reset.
+    pub fn choose_move(&mut self, engine: Engine) -> VmResult<usize> {
+        let range = self.game.store.current();
+        if range.is_empty() {
+            return Err(ErrorKind::Game("no legal move to choose from".into()).into());
+        }
+        let now = Instant::now();
+        let s = &mut self.game.search;
+        s.info = Info::default();
+        s.started = Some(now);
+        s.deadline = s.limits.time.map(|t| now + t);
+        let chosen = match engine {
+            Engine::First => Ok(range.start),
+            Engine::Random => Ok(range.start + self.rand_within(0, 0, range.len() as i32 - 1) as usize),
+            Engine::Script(i) => script::choose(self, i),
+            Engine::Default => alphabeta::best_move(self),
+            Engine::Uct => uct::best_move(self),
+        };
+        let s = &mut self.game.search;
+        s.active = false;
+        s.info.elapsed = now.elapsed();
+        if s.stop_requested() {
+            return Err(interrupted());
+        }
+        chosen
+    }
+}

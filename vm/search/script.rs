@@ -1,0 +1,97 @@
+//! `{search-engine} word`: an engine written in ForthScript, and the words
+//! it reports through. The engine runs in a stack frame of its own with
+//! the player to move's list current; it must leave the move lists and
+//! board clones balanced and name its choice with `BestMove!`.
+
+use crate::error::{ErrorKind, VmResult};
+use crate::vm::{HostWord, Vm};
+
+pub fn choose(vm: &mut Vm, engine: u32) -> VmResult<usize> {
+    let name = vm.game.engine_names.get(engine as usize).cloned().unwrap_or_default();
+    let xt = vm.find_or_fail(name.as_bytes())?;
+    let name = vm.dict.word(xt).display_name();
+    vm.game.search.active = true;
+    let mark = vm.stack_marks();
+    let ran = vm.call_in_frame(xt, &[], &name, 0);
+    vm.game.search.active = false;
+    ran?;
+    vm.check_balanced(mark, &name)?;
+    let Some(text) = vm.game.search.info.best_move.clone() else {
+        return Err(ErrorKind::Game(format!("the engine `{name}` chose no move (it must report one with BestMove!)")).into());
+    };
+    let text = String::from_utf8_lossy(&text).into_owned();
+    vm.find_move(&text)
+        .ok_or_else(|| ErrorKind::Game(format!("the engine `{name}` chose `{text}`, which is not a legal move")).into())
+}
+
+fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
+    HostWord { name, f, effect, immediate: false, compile_only: false }
+}
+
+impl Vm {
+    fn counted_arg(&mut self) -> VmResult<Vec<u8>> {
+        let addr = self.pop()?;
+        Ok(self.mem.counted(addr)?.to_vec())
+    }
+
+    /// `--verbose`: one line per report, on stderr.
+    fn report(&self, what: &str) {
+        if !self.game.search.verbose {
+            return;
+        }
+        let i = &self.game.search.info;
+        let text = |t: &Option<Vec<u8>>| t.as_deref().map(String::from_utf8_lossy).unwrap_or_default().into_owned();
+        let ms = self.game.search.started.map_or(0, |s| s.elapsed().as_millis());
+        eprintln!(
+            "info {what:<7} depth {} score {} nodes {} time {ms} ms currmove {} best {}",
+            i.depth,
+            i.score.map_or("-".into(), |s| s.to_string()),
+            i.reported_nodes.max(i.nodes),
+            text(&i.current_move),
+            text(&i.best_move)
+        );
+    }
+}
+
+pub fn register(vm: &mut Vm) {
+    let table = [
+        // The time budget and stop requests: past either, the engine is
+        // told through `searching?` and its best move so far stands.
+        word("$Yield", "( -- )", |vm| {
+            let s = &mut vm.game.search;
+            if s.active && s.should_stop() {
+                s.active = false;
+                s.info.timed_out = !s.stop_requested();
+            }
+            Ok(())
+        }),
+        word("searching?", "( -- ? )", |vm| vm.push(if vm.game.search.active { -1 } else { 0 })),
+        word("BestMove!", "( str -- )", |vm| {
+            let text = vm.counted_arg()?;
+            vm.game.search.info.best_move = Some(text);
+            vm.report("best");
+            Ok(())
+        }),
+        word("CurrentMove!", "( str -- )", |vm| {
+            let text = vm.counted_arg()?;
+            vm.game.search.info.current_move = Some(text);
+            Ok(())
+        }),
+        word("Score!", "( n -- )", |vm| {
+            vm.game.search.info.score = Some(vm.pop()?);
+            Ok(())
+        }),
+        word("Depth!", "( n -- )", |vm| {
+            vm.game.search.info.depth = vm.pop()?.max(0) as u32;
+            vm.report("depth");
+            Ok(())
+        }),
+        word("Nodes!", "( n -- )", |vm| {
+            vm.game.search.info.reported_nodes = vm.pop()?.max(0) as u64;
+            Ok(())
+        }),
+    ];
+    for h in table {
+        vm.add_host(h);
+    }
+}
