@@ -16,6 +16,7 @@
 //! - `see`        the decompiler behind SEE
 //! - `game`       the Axiom game layer
 //! - `search`     the engines: alpha-beta, UCT, ForthScript engines
+//! - `tournament` autoplay: schedules, games between variants, records, statistics
 
 pub mod code;
 pub mod compiler;
@@ -28,6 +29,7 @@ pub mod memory;
 pub mod ops;
 pub mod outer;
 pub mod search;
+pub mod tournament;
 pub mod see;
 pub mod vm;
 pub mod words;

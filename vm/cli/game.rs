@@ -65,3 +65,14 @@ pub fn print_warnings(vm: &mut Vm) {
         eprintln!("{w}");
     }
 }
+
+/// An engine by the name the command line gives it.
+pub fn engine_named(name: &str) -> axforth::game::Engine {
+    use axforth::game::Engine;
+    match name {
+        "random" => Engine::Random,
+        "first" => Engine::First,
+        "uct" => Engine::Uct,
+        _ => Engine::Default,
+    }
+}

@@ -8,9 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod autoplay;
 mod bench;
 mod check;
 mod game;
+mod merge;
 mod moves;
 mod perft;
 mod play;
@@ -123,8 +125,8 @@ enum Command {
         /// Seconds the built-in search engine thinks per move
         #[arg(long, default_value = "1", value_parser = seconds)]
         think: Duration,
-        /// Every engine player uses this engine instead of the file's: random, first or search
-        #[arg(long, value_parser = ["random", "first", "search"])]
+        /// Every engine player uses this engine instead of the file's: random, first, search or uct
+        #[arg(long, value_parser = ["random", "first", "search", "uct"])]
         engine: Option<String>,
         #[command(flatten)]
         after: After,
@@ -163,6 +165,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Engine against engine: N games per pairing of the variants, seats swapped every game, with statistics
+    Autoplay(autoplay::AutoplayArgs),
+    /// Combine the JSON records of a tournament's shards into the summary of the whole
+    Merge {
+        /// The shards' JSON Lines files (`autoplay --shard K/N --json FILE`)
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the combined record here
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Write the summary as JSON to this file
+        #[arg(long, value_name = "FILE")]
+        summary_json: Option<PathBuf>,
+    },
     /// Othello perft: the ForthScript game against a native Rust mailbox reference
     Bench {
         /// The Othello script to measure
@@ -179,7 +195,7 @@ enum Command {
 
 /// A number of seconds (`0.5`, `60`): finite and not negative; anything
 /// beyond a year is a year, so adding it to a clock cannot overflow.
-fn seconds(text: &str) -> Result<Duration, String> {
+pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
     const YEAR: f64 = 365.0 * 24.0 * 3600.0;
     match text.trim().parse::<f64>() {
         Ok(s) if s >= 0.0 => Ok(Duration::from_secs_f64(s.min(YEAR))),
@@ -227,6 +243,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             check::check(config, &paths, &options)
         }
         Command::Replay { log, game, json } => replay::replay(config, &log, game.as_deref(), json),
+        Command::Autoplay(args) => autoplay::autoplay(config, &args),
+        Command::Merge { files, out, summary_json } => merge::merge(&files, out.as_deref(), summary_json.as_deref()),
         Command::Bench { game, depth, runs } => bench::bench(config, &game, depth, runs).map(|_| ExitCode::SUCCESS),
         Command::Play { game, human, watch, max_plies, think, engine, after } => {
             let options = play::PlayOptions { human: human.as_deref(), watch, max_plies, think, engine: engine.as_deref() };

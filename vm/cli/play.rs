@@ -27,11 +27,7 @@ pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&s
     let mut vm = start(config, game, after)?;
     vm.game.search.limits.time = Some(think);
     if let Some(name) = engine {
-        let engine = match name {
-            "random" => Engine::Random,
-            "first" => Engine::First,
-            _ => Engine::Default,
-        };
+        let engine = super::game::engine_named(name);
         for p in &mut vm.game.players {
             p.engine = engine;
         }
@@ -91,7 +87,8 @@ pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&s
                 Engine::Random => "random",
                 Engine::First => "first",
                 Engine::Script(_) => "script engine",
-                Engine::Default | Engine::Uct => "search",
+                Engine::Default => "search",
+                Engine::Uct => "uct",
             };
             println!("{} ({name}): {}", to_move(&vm), axforth::game::moves::move_text(&vm.game, &vm.mem, m));
             m

@@ -23,6 +23,9 @@ const INFINITY: i64 = i64::MAX / 4;
 const MAX_DEPTH: u32 = 64;
 /// Scores this far from a win or a loss are forced results.
 const FORCED: i64 = WIN_SCORE as i64 - 1000;
+/// The table depth of a result that no horizon limited (its whole tree
+/// was searched to the end of the game): good for any depth.
+const COMPLETE: u32 = 1000;
 
 pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
     let range = vm.game.store.current();
@@ -47,14 +50,17 @@ fn iterate(vm: &mut Vm, ordering: &mut Ordering) -> VmResult<usize> {
     let mut root: Vec<usize> = range.collect();
     let mut best = root[0];
     for depth in 1..=max_depth {
+        let horizon = ordering.horizon;
         match search_root(vm, ordering, &mut root, depth) {
             Ok((m, score)) => {
                 best = m;
                 let info = &mut vm.game.search.info;
                 info.depth = depth;
                 info.score = Some(score.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
-                if score.abs() >= FORCED {
-                    break; // a forced result: deeper search cannot change it
+                if score.abs() >= FORCED || ordering.horizon == horizon {
+                    // A forced result, or the whole game tree was seen:
+                    // deeper search cannot change it.
+                    break;
                 }
             }
             // Out of time (depth 1 always finishes unless told to stop).
@@ -140,11 +146,16 @@ fn negamax(vm: &mut Vm, ordering: &mut Ordering, key: u64, depth: u32, mut alpha
     let mut first = None;
     if let Some(e) = vm.game.search.tt.probe(key) {
         if e.depth as u32 >= depth {
-            match e.bound {
-                Bound::Exact => return Ok(e.score),
-                Bound::Lower if e.score >= beta => return Ok(e.score),
-                Bound::Upper if e.score <= alpha => return Ok(e.score),
-                _ => {}
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if cut {
+                if (e.depth as u32) < COMPLETE {
+                    ordering.horizon += 1;
+                }
+                return Ok(e.score);
             }
         }
         first = (e.best > 0).then(|| e.best as usize - 1);
@@ -158,8 +169,10 @@ fn negamax(vm: &mut Vm, ordering: &mut Ordering, key: u64, depth: u32, mut alpha
             return Ok(r as i64 + (r as i64).signum() * depth as i64);
         }
         if depth == 0 {
+            ordering.horizon += 1;
             return Ok(vm.evaluate()? as i64);
         }
+        let horizon = ordering.horizon;
         let start = vm.game.store.current().start;
         let at = ordering.push_ordered(&vm.game.store, first);
         let mut best = -INFINITY;
@@ -193,6 +206,7 @@ fn negamax(vm: &mut Vm, ordering: &mut Ordering, key: u64, depth: u32, mut alpha
         } else {
             Bound::Exact
         };
+        let depth = if ordering.horizon == horizon { COMPLETE } else { depth };
         vm.game.search.tt.store(key, depth, best, bound, best_move);
         Ok(best)
     })();

@@ -12,11 +12,15 @@ pub struct Ordering {
     /// The ordered moves of every node on the current path, back to back
     /// (reused: ordering allocates nothing once warm).
     pub stack: Vec<usize>,
+    /// Evaluations at the horizon so far (and table results that stood
+    /// for some): when an iteration adds none, the game tree has been
+    /// searched to its end.
+    pub horizon: u64,
 }
 
 impl Default for Ordering {
     fn default() -> Ordering {
-        Ordering { history: vec![0; HISTORY_SIZE], stack: Vec::new() }
+        Ordering { history: vec![0; HISTORY_SIZE], stack: Vec::new(), horizon: 0 }
     }
 }
 

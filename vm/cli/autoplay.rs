@@ -1,0 +1,292 @@
+//! `axforth autoplay A.4th B.4th [C.4th …] -n N`: engine against engine,
+//! as the original's AutoPlay (AXIOM.md §6) and beyond it: parallel
+//! games, reproducible seeds, openings, SPRT, JSON Lines records that
+//! survive a kill and can be resumed, sharded and merged.
+
+use super::game::engine_named;
+use anyhow::{anyhow, bail, Context, Result};
+use axforth::search::Limits;
+use axforth::tournament::game::GameOptions;
+use axforth::tournament::record::{self, GameLog, GameRecord, Header, Writer};
+use axforth::tournament::runner::{self, Next};
+use axforth::tournament::schedule::Schedule;
+use axforth::tournament::stats::SprtStatus;
+use axforth::tournament::summary::Summary;
+use axforth::Config;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct AutoplayArgs {
+    /// The variant files (two for a match; more for a round robin)
+    files: Vec<PathBuf>,
+    /// Games per pairing (seats swap every game)
+    #[arg(short = 'n', long = "games", default_value_t = 10)]
+    games: u64,
+    /// Games played at once, one VM per variant per game (default: the cores)
+    #[arg(short, long)]
+    jobs: Option<usize>,
+    /// Opening lines, one per line (moves separated by `;`); each is played twice, seats swapped
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// A game this long is adjudicated a draw
+    #[arg(long, default_value_t = 1000)]
+    max_plies: u32,
+    /// Seconds an engine may think per move (script engines are told through `searching?`)
+    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = super::seconds)]
+    time_per_move: Duration,
+    /// Plies the built-in search looks ahead (then the time limit is the only other limit)
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Every seat uses this engine: random, first, search, uct (a rules smoke test)
+    #[arg(long, value_parser = ["random", "first", "search", "uct"])]
+    engine: Option<String>,
+    /// UCB1's exploration constant for {UCT}
+    #[arg(long, default_value_t = 1.4)]
+    uct_c: f64,
+    /// The first variant against each of the others, instead of a round robin
+    #[arg(long)]
+    gauntlet: bool,
+    /// Sequential test ELO0,ELO1[,ALPHA,BETA] (logistic Elo): stops the match once decided
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    sprt: Option<String>,
+    /// Append each finished game to this JSON Lines file (a header line first)
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Continue the tournament of this JSON Lines file: play only its missing games
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    resume: Option<PathBuf>,
+    /// Write one record per game into this folder (`axforth replay` plays them back)
+    #[arg(long, value_name = "DIR")]
+    log: Option<PathBuf>,
+    /// Play only shard K of N (game indices i with i mod N = K-1); merge the shards' JSON with `axforth merge`
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Write the summary as JSON to this file
+    #[arg(long, value_name = "FILE")]
+    summary_json: Option<PathBuf>,
+    /// No progress bar and no line per game: only the summary
+    #[arg(short, long)]
+    quiet: bool,
+    /// Every move with its search statistics, on stderr
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
+    // The header says what the tournament is; a resumed one takes its own.
+    let (header, done, record_path) = match &args.resume {
+        Some(path) => {
+            let r = record::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let header = r.header.ok_or_else(|| anyhow!("{} has no header line: not an axforth record", path.display()))?;
+            (header, r.games, Some(path.clone()))
+        }
+        None => (new_header(&config, args)?, Vec::new(), args.json.clone()),
+    };
+    let files: Vec<PathBuf> = header.files.iter().map(PathBuf::from).collect();
+    for f in &files {
+        if !f.is_file() {
+            bail!("no variant file {}", f.display());
+        }
+    }
+    let openings: Vec<Vec<String>> =
+        header.openings.iter().map(|line| line.split(';').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect()).collect();
+    let mut schedule = Schedule::of(&header);
+    if let Some([k, n]) = header.shard {
+        schedule.shard = (k - 1, n);
+    }
+    let finished: std::collections::HashSet<u64> = done.iter().map(|g| g.index).collect();
+    let todo: Vec<_> = schedule.indices().filter(|i| !finished.contains(i)).map(|i| schedule.game(i)).collect();
+
+    let mut limits = Limits { time: Some(Duration::from_secs_f64(header.time_per_move.unwrap_or(1.0))), depth: header.depth, ..Limits::default() };
+    limits.uct_c = args.uct_c;
+    let engine = header.engine.as_deref().map(engine_named);
+    let options = GameOptions { files: files.clone(), openings, config, max_plies: header.max_plies, limits, engine, verbose: args.verbose };
+
+    let mut writer = match &record_path {
+        Some(p) => {
+            let mut w = Writer::append(p).with_context(|| format!("cannot write {}", p.display()))?;
+            if args.resume.is_none() {
+                w.write(&header)?;
+            }
+            Some(w)
+        }
+        None => None,
+    };
+    if let Some(dir) = &args.log {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let (stop, interrupted) = (stop.clone(), interrupted.clone());
+        // A second Ctrl-C leaves at once.
+        let _ = ctrlc::set_handler(move || {
+            if interrupted.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            stop.store(true, Ordering::SeqCst);
+        });
+    }
+
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bar = progress_bar(args.quiet, todo.len() as u64);
+    if !args.quiet {
+        bar.println(format!(
+            "{} game(s) to play ({} done before), seed {}, {jobs} job(s)",
+            todo.len(),
+            done.len(),
+            header.seed
+        ));
+    }
+    let mut games = done;
+    let mut write_error = None;
+    runner::run(&options, &todo, jobs, &stop, |g: GameRecord| {
+        if let Some(w) = &mut writer {
+            if let Err(e) = w.write(&g) {
+                write_error = Some(e);
+                return Next::Stop;
+            }
+        }
+        if let Some(dir) = &args.log {
+            let log = GameLog { header: header.clone(), game: g.clone() };
+            let path = dir.join(format!("game-{:06}.json", g.index + 1));
+            if let Err(e) = std::fs::write(&path, serde_json::to_vec_pretty(&log).unwrap_or_default()) {
+                write_error = Some(e);
+                return Next::Stop;
+            }
+        }
+        if !args.quiet {
+            bar.println(game_line(&header, &g));
+        }
+        games.push(g);
+        let summary = Summary::new(&header, &games);
+        bar.set_message(progress_message(&summary));
+        bar.inc(1);
+        match (summary.sprt.as_ref(), summary.llr()) {
+            (Some(sprt), Some(llr)) if sprt.status(llr) != SprtStatus::Continue => Next::Stop,
+            _ => Next::Continue,
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        bail!("cannot write the records: {e}");
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        println!("interrupted: the summary of the {} finished game(s) follows", games.len());
+    }
+    let summary = Summary::new(&header, &games);
+    for line in summary.lines() {
+        println!("{line}");
+    }
+    if let (Some(sprt), Some(llr)) = (summary.sprt.as_ref(), summary.llr()) {
+        let verdict = match sprt.status(llr) {
+            SprtStatus::AcceptH0 => "H0 accepted",
+            SprtStatus::AcceptH1 => "H1 accepted",
+            SprtStatus::Continue => "undecided",
+        };
+        println!("SPRT: {verdict}");
+    }
+    if let Some(path) = &args.summary_json {
+        std::fs::write(path, summary.json() + "\n").with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(if summary.errors.is_empty() && !interrupted.load(Ordering::SeqCst) { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
+    if args.files.len() < 2 {
+        bail!("autoplay needs two variant files or more (or --resume FILE)");
+    }
+    if args.games == 0 {
+        bail!("-n must be at least 1");
+    }
+    let openings = match &args.openings {
+        Some(p) => std::fs::read_to_string(p)
+            .with_context(|| format!("cannot read {}", p.display()))?
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect(),
+        None => Vec::new(),
+    };
+    let shard = match &args.shard {
+        Some(text) => {
+            let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+            match parsed {
+                Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Some([k, n]),
+                _ => bail!("--shard `{text}`: give K/N with 1 <= K <= N, e.g. 2/4"),
+            }
+        }
+        None => None,
+    };
+    let sprt = match &args.sprt {
+        Some(text) => {
+            let v: Vec<f64> = text.split(',').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| anyhow!("--sprt `{text}`: numbers separated by commas"))?;
+            match v[..] {
+                [e0, e1] if e0 < e1 => Some([e0, e1, 0.05, 0.05]),
+                [e0, e1, a, b] if e0 < e1 && a > 0.0 && a < 0.5 && b > 0.0 && b < 0.5 => Some([e0, e1, a, b]),
+                _ => bail!("--sprt `{text}`: ELO0,ELO1 with ELO0 < ELO1, then optionally ALPHA,BETA in (0, 0.5)"),
+            }
+        }
+        None => None,
+    };
+    if sprt.is_some() && args.files.len() != 2 {
+        bail!("--sprt is for a match of two variants");
+    }
+    let seed = config.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
+    Ok(Header {
+        kind: "header".into(),
+        axforth: env!("CARGO_PKG_VERSION").into(),
+        files: args.files.iter().map(|f| f.display().to_string()).collect(),
+        names: args.files.iter().map(|f| name_of(f)).collect(),
+        seed,
+        games: args.games,
+        gauntlet: args.gauntlet,
+        openings,
+        max_plies: args.max_plies,
+        time_per_move: Some(args.time_per_move.as_secs_f64()),
+        depth: args.depth,
+        engine: args.engine.clone(),
+        sprt,
+        shard,
+    })
+}
+
+/// A variant's name: its file's stem.
+fn name_of(f: &Path) -> String {
+    f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+fn progress_bar(quiet: bool, len: u64) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise}, ETA {eta}]").unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
+/// W/D/L of the first variant and its running score.
+fn progress_message(s: &Summary) -> String {
+    let t = &s.totals[0];
+    let errors = if s.errors.is_empty() { String::new() } else { format!("  errors {}", s.errors.len()) };
+    format!("{}: +{} ={} -{}  score {:.1}%{errors}", s.names[0], t.wins, t.draws, t.losses, 100.0 * t.score())
+}
+
+fn game_line(h: &Header, g: &GameRecord) -> String {
+    let [a, b] = g.seats;
+    let how = match &g.error {
+        Some(e) => format!("error: {e} (seed {})", g.seed),
+        None => format!("{}, {} plies", g.reason, g.plies),
+    };
+    format!("Finished game {} ({} vs {}): {} {{{how}}}", g.index + 1, h.names[a], h.names[b], g.result)
+}

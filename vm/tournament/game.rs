@@ -1,0 +1,236 @@
+//! One game of a tournament: the variants of its two seats, each in a VM
+//! of its own (variants differ in their engines and may differ in their
+//! code), kept in step move by move. Whoever's seat is to move chooses
+//! with its engine; every VM then plays the same move (the same place in
+//! the same list, and the same text, or the variants disagree on the
+//! rules and the game is an error). Players outside the two seats (a
+//! neutral mover, a third player) use the first variant's engines, as in
+//! the original AutoPlay.
+
+use super::record::{EngineStats, GameRecord};
+use super::schedule::GameSpec;
+use crate::error::VmResult;
+use crate::game::{moves::move_text, Engine, DRAW_SCORE, UNKNOWN_SCORE};
+use crate::search::Limits;
+use crate::{Config, Vm};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What every game of a tournament shares.
+#[derive(Clone)]
+pub struct GameOptions {
+    pub files: Vec<PathBuf>,
+    /// Each opening's moves.
+    pub openings: Vec<Vec<String>>,
+    pub config: Config,
+    /// A game this long is adjudicated a draw.
+    pub max_plies: u32,
+    pub limits: Limits,
+    /// Forces every seat's engine (a rules smoke test).
+    pub engine: Option<Engine>,
+    pub verbose: bool,
+}
+
+/// Plays game `spec`; None when it was interrupted (`stop` was set), in
+/// which case nothing of it counts.
+pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> Option<GameRecord> {
+    let started = Instant::now();
+    let mut game = Game { vms: Vec::new(), moves: Vec::new(), engines: Default::default(), contestants: [0; 2] };
+    let outcome = game.run(options, spec, stop);
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    let (result, reason, error) = match outcome {
+        Ok((result, reason)) => (result, reason, None),
+        Err(e) => ("*".to_string(), "error".to_string(), Some(e)),
+    };
+    Some(GameRecord {
+        kind: "game".into(),
+        index: spec.index,
+        seed: spec.seed,
+        seats: spec.seats,
+        result,
+        reason,
+        plies: game.moves.len() as u32,
+        opening: spec.opening,
+        moves: game.moves,
+        time: started.elapsed().as_secs_f64(),
+        rerun: error.as_ref().map(|_| rerun_command(options, spec)),
+        error,
+        engines: game.engines,
+    })
+}
+
+/// A command that plays this game again, alone, with its seed.
+fn rerun_command(options: &GameOptions, spec: &GameSpec) -> String {
+    let files = &options.files;
+    format!(
+        "axforth --seed {} play --watch --max-plies {} {}  # seat 2: {}",
+        spec.seed,
+        options.max_plies,
+        files[spec.seats[0]].display(),
+        files[spec.seats[1]].display()
+    )
+}
+
+struct Game {
+    /// (variant, its VM); the first VM's rules are the game's.
+    vms: Vec<(usize, Vm)>,
+    moves: Vec<String>,
+    engines: [EngineStats; 2],
+    /// The players of seat 1 and seat 2.
+    contestants: [i32; 2],
+}
+
+impl Game {
+    fn run(&mut self, options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> Result<(String, String), String> {
+        let mut variants = vec![spec.seats[0], spec.seats[1]];
+        variants.dedup();
+        for v in variants {
+            let vm = self.load(options, v, spec.seed, stop).map_err(|e| format!("{}: {}", options.files[v].display(), first_lines(&e)))?;
+            self.vms.push((v, vm));
+        }
+        let contestants: Vec<i32> = self.vms[0].1.game.players.iter().filter(|p| !p.neutral).map(|p| p.value).take(2).collect();
+        let [a, b] = contestants[..] else {
+            return Err("the game has fewer than two (non-neutral) players to seat".into());
+        };
+        self.contestants = [a, b];
+        let opening = spec.opening.and_then(|o| options.openings.get(o)).map_or(&[][..], |o| &o[..]);
+        for text in opening {
+            if self.generate()? != UNKNOWN_SCORE {
+                return Err(format!("the opening move `{text}` comes after the game is over"));
+            }
+            let rules = &self.vms[0].1;
+            let m = rules.find_move(text).ok_or_else(|| format!("the opening move `{text}` is not legal here; legal moves: {}", rules.move_texts().join(", ")))?;
+            self.play_everywhere(0, m)?;
+        }
+        while (self.moves.len() as u32) < options.max_plies {
+            let score = self.generate()?;
+            if score != UNKNOWN_SCORE {
+                return Ok((self.result(score), "game over".into()));
+            }
+            let to_move = self.vms[0].1.player_to_move();
+            let seat = self.contestants.iter().position(|&p| p == to_move);
+            // Outside the seats: the first variant of the pairing decides.
+            let variant = seat.map_or(spec.pairing[0], |s| spec.seats[s]);
+            let k = self.vms.iter().position(|(v, _)| *v == variant).unwrap_or(0);
+            let vm = &mut self.vms[k].1;
+            let engine = options.engine.unwrap_or_else(|| vm.engine_to_move());
+            let t0 = Instant::now();
+            let chosen = vm.choose_move(engine);
+            let seconds = t0.elapsed().as_secs_f64();
+            let m = chosen.map_err(|e| format!("{} (engine of {}): {}", options.files[variant].display(), vm.game.player_name(to_move), first_lines(&e)))?;
+            if let Some(s) = seat {
+                let info = &vm.game.search.info;
+                let e = &mut self.engines[s];
+                e.moves += 1;
+                e.time += seconds;
+                e.depth += info.depth as u64;
+                e.nodes += info.nodes;
+            }
+            if options.verbose {
+                let info = &vm.game.search.info;
+                eprintln!(
+                    "game {} ply {}: {} plays {} (depth {}, score {}, nodes {}, {:.3} s)",
+                    spec.index + 1,
+                    self.moves.len() + 1,
+                    vm.game.player_name(to_move),
+                    move_text(&vm.game, &vm.mem, m),
+                    info.depth,
+                    info.score.map_or("-".into(), |s| s.to_string()),
+                    info.nodes,
+                    seconds
+                );
+            }
+            self.play_everywhere(k, m)?;
+        }
+        Ok(("1/2-1/2".into(), "max plies".into()))
+    }
+
+    fn load(&self, options: &GameOptions, variant: usize, seed: u64, stop: &Arc<AtomicBool>) -> VmResult<Vm> {
+        let config = Config { seed: Some(seed), ..options.config.clone() };
+        let mut vm = Vm::new(config)?;
+        vm.capture_output();
+        vm.run_file(&options.files[variant])?;
+        vm.game.search.limits = options.limits.clone();
+        vm.game.search.stop = stop.clone();
+        vm.game.search.verbose = options.verbose;
+        vm.new_game()?;
+        vm.remember_position();
+        Self::quiet(&mut vm);
+        Ok(vm)
+    }
+
+    /// What scripts print and the tolerances' warnings are not the
+    /// tournament's output.
+    fn quiet(vm: &mut Vm) {
+        vm.take_output();
+        vm.take_warnings();
+    }
+
+    /// Generates the turn in every VM; answers the game's verdict (the
+    /// rules VM's), after checking the others agree.
+    fn generate(&mut self) -> Result<i32, String> {
+        let mut first = None;
+        for (v, vm) in &mut self.vms {
+            let score = vm.generate_turn().and_then(|()| vm.game_result()).map_err(|e| first_lines(&e))?;
+            let here = (score, vm.game.store.count(), vm.player_to_move());
+            match first {
+                None => first = Some(here),
+                Some(f) if f != here => {
+                    return Err(format!("the variants disagree on the rules here (variant {}: {} moves, score {})", *v + 1, here.1, here.0));
+                }
+                _ => {}
+            }
+        }
+        Ok(first.map_or(UNKNOWN_SCORE, |f| f.0))
+    }
+
+    /// Plays move m of VM k's current list in every VM.
+    fn play_everywhere(&mut self, k: usize, m: usize) -> Result<(), String> {
+        let (offset, text) = {
+            let vm = &self.vms[k].1;
+            (m - vm.game.store.current().start, move_text(&vm.game, &vm.mem, m))
+        };
+        for (_, vm) in &mut self.vms {
+            let mm = vm.game.store.current().start + offset;
+            let here = move_text(&vm.game, &vm.mem, mm);
+            if here != text {
+                return Err(format!("the variants disagree on the move list: `{text}` is `{here}` in another"));
+            }
+            let made = vm.make_move(mm);
+            vm.game.store.pop_list();
+            made.map_err(|e| format!("playing `{text}`: {}", first_lines(&e)))?;
+            vm.remember_position();
+            Self::quiet(vm);
+        }
+        self.moves.push(text);
+        Ok(())
+    }
+
+    /// "1-0", "0-1" or "1/2-1/2" for a finished game, the rules VM's score
+    /// being for its player to move.
+    fn result(&self, score: i32) -> String {
+        let to_move = self.vms[0].1.player_to_move();
+        let seat = self.contestants.iter().position(|&p| p == to_move);
+        let winner = match (score, seat) {
+            (DRAW_SCORE, _) | (_, None) => None,
+            (s, Some(k)) if s > 0 => Some(k),
+            (_, Some(k)) => Some(1 - k),
+        };
+        match winner {
+            Some(0) => "1-0".into(),
+            Some(_) => "0-1".into(),
+            None => "1/2-1/2".into(),
+        }
+    }
+}
+
+/// An error's headline and place, without the long trace.
+fn first_lines(e: &crate::VmError) -> String {
+    let text = e.to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    text.lines().take(2).map(str::trim).collect::<Vec<_>>().join(" ")
+}

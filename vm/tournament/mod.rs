@@ -1,0 +1,21 @@
+//! Tournaments between game variants (AXIOM.md §6, and what chess
+//! testers expect of cutechess-cli and fastchess).
+//!
+//! Module map:
+//! - `schedule`: which games are played: pairings, seats, openings,
+//!   seeds, shards
+//! - `game`: one game between two variants, a VM each, kept in step
+//! - `runner`: games on several threads, reported as they finish
+//! - `record`: the JSON Lines records (append-only, torn-line tolerant)
+//! - `stats`: scores, Elo, pentanomial counts, SPRT
+//! - `summary`: the results of a set of records, as text and JSON
+//!
+//! Nothing here knows the inner interpreter: a game is played through the
+//! game layer's `Vm` methods and the engines of `search`.
+
+pub mod game;
+pub mod record;
+pub mod runner;
+pub mod schedule;
+pub mod stats;
+pub mod summary;

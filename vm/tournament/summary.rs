@@ -1,0 +1,216 @@
+//! The results of a set of game records: the original AutoPlay's lines,
+//! then the statistics (score, Elo, nElo, LOS, draws, pentanomial pairs,
+//! SPRT), the engines' search statistics, and for more than two variants
+//! a table ranked by Elo. The same numbers come as JSON.
+
+use super::record::{EngineStats, GameRecord, Header};
+use super::schedule::Schedule;
+use super::stats::{self, Penta, Sprt, Wdl};
+use std::collections::BTreeMap;
+
+pub struct Summary {
+    pub names: Vec<String>,
+    /// Games that count (finished without error), by variant pairing
+    /// (a, b), a < b: results from a's side.
+    pub pairings: BTreeMap<(usize, usize), Wdl>,
+    /// Pentanomial counts per pairing, over pairs whose two games both
+    /// finished.
+    pub pentas: BTreeMap<(usize, usize), Penta>,
+    /// Per variant: its results against the field.
+    pub totals: Vec<Wdl>,
+    /// Per variant: what its engines did.
+    pub engines: Vec<EngineStats>,
+    /// Wins per variant (the original's lines).
+    pub wins: Vec<u64>,
+    pub draws: u64,
+    pub played: u64,
+    /// Games that ended in an error, with their index, seed and message.
+    pub errors: Vec<(u64, u64, String)>,
+    pub sprt: Option<Sprt>,
+}
+
+impl Summary {
+    pub fn new(header: &Header, games: &[GameRecord]) -> Summary {
+        let n = header.names.len();
+        let mut s = Summary {
+            names: header.names.clone(),
+            pairings: BTreeMap::new(),
+            pentas: BTreeMap::new(),
+            totals: vec![Wdl::default(); n],
+            engines: vec![EngineStats::default(); n],
+            wins: vec![0; n],
+            draws: 0,
+            played: 0,
+            errors: Vec::new(),
+            sprt: header.sprt.map(|[elo0, elo1, alpha, beta]| Sprt { elo0, elo1, alpha, beta }),
+        };
+        let schedule = Schedule::of(header);
+        let mut by_index: BTreeMap<u64, &GameRecord> = BTreeMap::new();
+        for g in games {
+            by_index.insert(g.index, g);
+        }
+        // Pairs: the games of one pair of the same pairing.
+        let mut pairs: BTreeMap<(usize, usize, u64), Vec<f64>> = BTreeMap::new();
+        for g in by_index.values() {
+            let [x, y] = g.seats;
+            if x >= n || y >= n {
+                continue;
+            }
+            for (seat, &v) in g.seats.iter().enumerate() {
+                s.engines[v].add(&g.engines[seat]);
+            }
+            let Some(points) = g.points() else {
+                s.errors.push((g.index, g.seed, g.error.clone().unwrap_or_default()));
+                continue;
+            };
+            s.played += 1;
+            let (a, b) = (x.min(y), x.max(y));
+            let pa = g.points_of(a).unwrap_or(0.0);
+            add(s.pairings.entry((a, b)).or_default(), pa);
+            add(&mut s.totals[a], pa);
+            add(&mut s.totals[b], 1.0 - pa);
+            match points {
+                [p, _] if p == 1.0 => s.wins[x] += 1,
+                [_, p] if p == 1.0 => s.wins[y] += 1,
+                _ => s.draws += 1,
+            }
+            let pair = schedule.game(g.index).pair;
+            pairs.entry((a, b, pair)).or_default().push(pa);
+        }
+        for ((a, b, _), scores) in pairs {
+            if let [x, y] = scores[..] {
+                s.pentas.entry((a, b)).or_default().add_pair(x, y);
+            }
+        }
+        s
+    }
+
+    /// The match between the first two variants, as the SPRT sees it.
+    pub fn llr(&self) -> Option<f64> {
+        let sprt = self.sprt.as_ref()?;
+        match self.pentas.get(&(0, 1)) {
+            Some(p) if p.counts.iter().sum::<u64>() > 0 => Some(sprt.llr_pentanomial(p)),
+            _ => Some(sprt.llr_trinomial(self.pairings.get(&(0, 1)).unwrap_or(&Wdl::default()))),
+        }
+    }
+
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        // The original's wording.
+        out.push("Final results:".into());
+        for (i, name) in self.names.iter().enumerate() {
+            out.push(format!("Player {} \"{name}\", wins = {}.", i + 1, self.wins[i]));
+        }
+        out.push(format!("Draws = {}", self.draws));
+        out.push(format!("{} game(s) played", self.played));
+        if !self.errors.is_empty() {
+            out.push(format!("{} game(s) ended in an error and do not count:", self.errors.len()));
+            for (index, seed, e) in self.errors.iter().take(10) {
+                out.push(format!("  game {} (seed {seed}): {e}", index + 1));
+            }
+        }
+        out.push(String::new());
+        for (&(a, b), wdl) in &self.pairings {
+            let penta = self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0);
+            let sprt = (a, b) == (0, 1) && self.names.len() == 2;
+            let sprt = self.sprt.as_ref().filter(|_| sprt).zip(self.llr());
+            out.extend(stats::report(&self.names[a], &self.names[b], wdl, penta, sprt));
+            out.push(String::new());
+        }
+        out.push(format!("{:<24} {:>7} {:>10} {:>12} {:>10}", "engine", "moves", "avg depth", "nodes/s", "s/move"));
+        for (name, e) in self.names.iter().zip(&self.engines) {
+            let per = |x: f64| if e.moves > 0 { x / e.moves as f64 } else { 0.0 };
+            let nps = if e.time > 0.0 { e.nodes as f64 / e.time } else { 0.0 };
+            out.push(format!("{:<24} {:>7} {:>10.2} {:>12.0} {:>10.4}", name, e.moves, per(e.depth as f64), nps, per(e.time)));
+        }
+        if self.names.len() > 2 {
+            out.push(String::new());
+            out.push(format!("{:<4} {:<24} {:>9} {:>8} {:>7} {:>8} {:>7}", "rank", "name", "elo", "+/-", "games", "score", "draw"));
+            for (rank, (i, elo, err)) in self.ranking().into_iter().enumerate() {
+                let t = &self.totals[i];
+                out.push(format!(
+                    "{:<4} {:<24} {:>9.1} {:>8.1} {:>7} {:>7.1}% {:>6.1}%",
+                    rank + 1,
+                    self.names[i],
+                    elo,
+                    err,
+                    t.games(),
+                    100.0 * t.score(),
+                    100.0 * t.draws as f64 / t.games().max(1) as f64
+                ));
+            }
+        }
+        out
+    }
+
+    /// (variant, Elo, error) best first, each from its score against the
+    /// field.
+    pub fn ranking(&self) -> Vec<(usize, f64, f64)> {
+        let mut r: Vec<(usize, f64, f64)> = self
+            .totals
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let (elo, err) = stats::elo(t);
+                (i, elo, err)
+            })
+            .collect();
+        r.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal));
+        r
+    }
+
+    pub fn json(&self) -> String {
+        let names: Vec<String> = self.names.iter().map(|n| serde_json::to_string(n).unwrap_or_default()).collect();
+        let mut matches = Vec::new();
+        for (&(a, b), wdl) in &self.pairings {
+            let penta = self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0);
+            let sprt = self.sprt.as_ref().filter(|_| (a, b) == (0, 1) && self.names.len() == 2).zip(self.llr());
+            matches.push(format!("{{\"a\":{},\"b\":{},\"stats\":{}}}", names[a], names[b], stats::to_json(wdl, penta, sprt)));
+        }
+        let engines: Vec<String> = self
+            .names
+            .iter()
+            .zip(&self.engines)
+            .map(|(n, e)| format!("{{\"name\":{},\"stats\":{}}}", serde_json::to_string(n).unwrap_or_default(), serde_json::to_string(e).unwrap_or_default()))
+            .collect();
+        let ranking: Vec<String> = self
+            .ranking()
+            .into_iter()
+            .map(|(i, elo, err)| format!("{{\"name\":{},\"elo\":{},\"error\":{}}}", names[i], finite(elo), finite(err)))
+            .collect();
+        let errors: Vec<String> = self
+            .errors
+            .iter()
+            .map(|(i, seed, e)| format!("{{\"index\":{i},\"seed\":{seed},\"error\":{}}}", serde_json::to_string(e).unwrap_or_default()))
+            .collect();
+        format!(
+            "{{\"players\":[{}],\"wins\":{:?},\"draws\":{},\"played\":{},\"errors\":[{}],\"matches\":[{}],\"engines\":[{}],\"ranking\":[{}]}}",
+            names.join(","),
+            self.wins,
+            self.draws,
+            self.played,
+            errors.join(","),
+            matches.join(","),
+            engines.join(","),
+            ranking.join(",")
+        )
+    }
+}
+
+fn finite(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.2}")
+    } else {
+        "null".into()
+    }
+}
+
+fn add(w: &mut Wdl, points: f64) {
+    if points == 1.0 {
+        w.wins += 1;
+    } else if points == 0.0 {
+        w.losses += 1;
+    } else {
+        w.draws += 1;
+    }
+}
