@@ -154,7 +154,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play back an AutoPlay log the original Axiom wrote, move by move, and report where axforth disagrees
+    /// Play back a record (an autoplay game log or JSON Lines file, or an AutoPlay log of the original Axiom) move by move; report where the rules disagree
     Replay {
         /// The log (`AutoPlay A B N` and what followed)
         log: PathBuf,

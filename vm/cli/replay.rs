@@ -1,4 +1,5 @@
-//! `axforth replay LOG`: plays back an AutoPlay log the original Axiom
+//! `axforth replay LOG`: plays back a record of axforth's autoplay (a
+//! game's log, or a tournament's JSON Lines), or an AutoPlay log the original Axiom
 //! wrote (`AutoPlay A B N`, then every game's moves and the running
 //! results), move by move, and says where axforth disagrees: a move that
 //! is not legal or not spelt as the original spelt it, a game that is over
@@ -7,6 +8,8 @@
 use super::check::string;
 use anyhow::{anyhow, bail, Context, Result};
 use axforth::game::{DRAW_SCORE, UNKNOWN_SCORE};
+use axforth::tournament::record::{self, GameLog};
+use axforth::tournament::replay::verify;
 use axforth::{Config, Vm};
 use std::path::Path;
 use std::process::ExitCode;
@@ -30,6 +33,9 @@ struct Log {
 
 pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Result<ExitCode> {
     let bytes = std::fs::read(log).with_context(|| format!("cannot read {}", log.display()))?;
+    if bytes.trim_ascii_start().starts_with(b"{") {
+        return replay_records(config, log, &bytes, json);
+    }
     let parsed = parse(&String::from_utf8_lossy(&bytes))?;
     let game_file = match game {
         Some(g) => g.to_path_buf(),
@@ -79,6 +85,34 @@ pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Re
 }
 
 /// Replays one game in a fresh VM; the first disagreement, if any.
+/// axforth's own records: a game's log (`autoplay --log DIR`) or a whole
+/// tournament's JSON Lines.
+fn replay_records(config: Config, path: &Path, bytes: &[u8], json: bool) -> Result<ExitCode> {
+    let text = String::from_utf8_lossy(bytes);
+    let (header, games) = match serde_json::from_str::<GameLog>(&text) {
+        Ok(log) => (log.header, vec![log.game]),
+        Err(_) => {
+            let r = record::parse(&text);
+            let header = r.header.ok_or_else(|| anyhow!("{} is neither an AutoPlay log nor an axforth record", path.display()))?;
+            (header, r.games)
+        }
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let failures: Vec<(u64, String)> =
+        games.iter().filter_map(|g| verify(&config, &header, dir, g).err().map(|why| (g.index + 1, why))).collect();
+    let ok = games.len() - failures.len();
+    if json {
+        let items: Vec<String> = failures.iter().map(|(n, why)| format!("{{\"game\":{n},\"error\":{}}}", string(why))).collect();
+        println!("{{\"record\":{},\"games\":{},\"ok\":{ok},\"failures\":[{}]}}", string(&path.display().to_string()), games.len(), items.join(","));
+    } else {
+        for (n, why) in &failures {
+            println!("game {n}: {why}");
+        }
+        println!("games replayed: {}, ok: {ok}", games.len());
+    }
+    Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
 fn replay_game(vm: &mut Vm, file: &Path, g: &LoggedGame) -> Result<(), String> {
     let text = |e: axforth::VmError| e.to_string();
     vm.run_file(file).map_err(text)?;

@@ -109,7 +109,7 @@ impl Game {
         while (self.moves.len() as u32) < options.max_plies {
             let score = self.generate()?;
             if score != UNKNOWN_SCORE {
-                return Ok((self.result(score), "game over".into()));
+                return Ok((seat_result(&self.vms[0].1, score), "game over".into()));
             }
             let to_move = self.vms[0].1.player_to_move();
             let seat = self.contestants.iter().position(|&p| p == to_move);
@@ -209,22 +209,23 @@ impl Game {
         self.moves.push(text);
         Ok(())
     }
+}
 
-    /// "1-0", "0-1" or "1/2-1/2" for a finished game, the rules VM's score
-    /// being for its player to move.
-    fn result(&self, score: i32) -> String {
-        let to_move = self.vms[0].1.player_to_move();
-        let seat = self.contestants.iter().position(|&p| p == to_move);
-        let winner = match (score, seat) {
-            (DRAW_SCORE, _) | (_, None) => None,
-            (s, Some(k)) if s > 0 => Some(k),
-            (_, Some(k)) => Some(1 - k),
-        };
-        match winner {
-            Some(0) => "1-0".into(),
-            Some(_) => "0-1".into(),
-            None => "1/2-1/2".into(),
-        }
+/// "1-0", "0-1" or "1/2-1/2" for a finished game, the score being for
+/// the player to move; the seats are the first two non-neutral players. A
+/// player outside the seats who wins or loses leaves it a draw.
+pub fn seat_result(vm: &Vm, score: i32) -> String {
+    let to_move = vm.player_to_move();
+    let seat = vm.game.players.iter().filter(|p| !p.neutral).take(2).position(|p| p.value == to_move);
+    let winner = match (score, seat) {
+        (DRAW_SCORE, _) | (_, None) => None,
+        (s, Some(k)) if s > 0 => Some(k),
+        (_, Some(k)) => Some(1 - k),
+    };
+    match winner {
+        Some(0) => "1-0".into(),
+        Some(_) => "0-1".into(),
+        None => "1/2-1/2".into(),
     }
 }
 

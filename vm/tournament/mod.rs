@@ -7,6 +7,7 @@
 //! - `game`: one game between two variants, a VM each, kept in step
 //! - `runner`: games on several threads, reported as they finish
 //! - `record`: the JSON Lines records (append-only, torn-line tolerant)
+//! - `replay`: a recorded game checked against the rules
 //! - `stats`: scores, Elo, pentanomial counts, SPRT
 //! - `summary`: the results of a set of records, as text and JSON
 //!
@@ -15,6 +16,7 @@
 
 pub mod game;
 pub mod record;
+pub mod replay;
 pub mod runner;
 pub mod schedule;
 pub mod stats;

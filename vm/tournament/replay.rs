@@ -1,0 +1,68 @@
+//! Checking a recorded game against the rules: play its moves from the
+//! start, each of which must be legal and spelt as the record spells it,
+//! and the game must end as recorded (over with the same result, or still
+//! going at the ply cap). Only the first seat's variant is loaded: the
+//! rules are the same for both, and no engine runs.
+
+use super::game::seat_result;
+use super::record::{GameRecord, Header};
+use crate::game::UNKNOWN_SCORE;
+use crate::{Config, Vm};
+use std::path::{Path, PathBuf};
+
+/// The variant file, as recorded, or beside the record when the record
+/// was moved with its files.
+pub fn variant_path(header: &Header, variant: usize, record_dir: &Path) -> Option<PathBuf> {
+    let recorded = PathBuf::from(header.files.get(variant)?);
+    if recorded.is_file() {
+        return Some(recorded);
+    }
+    let beside = record_dir.join(recorded.file_name()?);
+    beside.is_file().then_some(beside)
+}
+
+pub fn verify(config: &Config, header: &Header, record_dir: &Path, game: &GameRecord) -> Result<(), String> {
+    let file = variant_path(header, game.seats[0], record_dir)
+        .ok_or_else(|| format!("the variant file {} is not found (nor beside the record)", header.files.get(game.seats[0]).map_or("?", |s| s)))?;
+    let mut vm = Vm::new(Config { seed: Some(game.seed), ..config.clone() }).map_err(|e| e.to_string())?;
+    vm.capture_output();
+    let fail = |e: crate::VmError| e.to_string();
+    vm.run_file(&file).map_err(fail)?;
+    vm.new_game().map_err(fail)?;
+    vm.remember_position();
+    for (ply, text) in game.moves.iter().enumerate() {
+        vm.generate_turn().map_err(fail)?;
+        if vm.game_result().map_err(fail)? != UNKNOWN_SCORE {
+            return Err(format!("the game is over before ply {} (`{text}`)", ply + 1));
+        }
+        let texts = vm.move_texts();
+        let Some(offset) = texts.iter().position(|t| t == text) else {
+            return Err(format!("ply {}: `{text}` is not a legal move here; legal moves: {}", ply + 1, texts.join(", ")));
+        };
+        let m = vm.game.store.current().start + offset;
+        let made = vm.make_move(m);
+        vm.game.store.pop_list();
+        made.map_err(fail)?;
+        vm.remember_position();
+        vm.take_output();
+        vm.take_warnings();
+    }
+    if game.reason == "error" {
+        return Ok(()); // the moves before the error were legal; the error is the record's
+    }
+    vm.generate_turn().map_err(fail)?;
+    let score = vm.game_result().map_err(fail)?;
+    match game.reason.as_str() {
+        "game over" if score == UNKNOWN_SCORE => Err(format!("the record ends the game after {} plies, but it goes on here", game.plies)),
+        "game over" => {
+            let result = seat_result(&vm, score);
+            if result == game.result {
+                Ok(())
+            } else {
+                Err(format!("the game ends {result} here, {} in the record", game.result))
+            }
+        }
+        "max plies" if score != UNKNOWN_SCORE => Err(format!("the game is over after {} plies here, the record went on to the ply cap", game.plies)),
+        _ => Ok(()),
+    }
+}
