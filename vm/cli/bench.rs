@@ -1,15 +1,58 @@
-//! `axforth bench`: Othello perft in ForthScript against the native
-//! mailbox reference on the same tables.
+//! `axforth bench`: the numbers the engine users care about, side by side
+//! in one run (the machine is noisy; compare within a run):
+//! - `perft`: Othello perft in ForthScript against the native mailbox
+//!   reference on the same tables;
+//! - `paths`: the native fast paths a script engine lives on
+//!   (`$CloneBoard`/`$DeallocateBoard`, `$GenerateMoves` + walk +
+//!   `$DeallocateMoves`), timed from ForthScript;
+//! - `engines`: nodes/s of the built-in alpha-beta with and without its
+//!   transposition table, of UCT, and of a ForthScript alpha-beta engine;
+//! - `autoplay`: games per minute with `--jobs 1` and `--jobs 2`.
 
 use super::game::{print_warnings, start};
 use anyhow::{anyhow, bail, Result};
-use axforth::Config;
-use std::path::Path;
+use axforth::game::Engine;
+use axforth::search::Limits;
+use axforth::tournament::game::GameOptions;
+use axforth::tournament::runner::{self, Next};
+use axforth::tournament::schedule::Schedule;
+use axforth::{Config, Vm};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
+
+pub struct BenchOptions {
+    pub game: PathBuf,
+    pub depth: u32,
+    pub runs: u32,
+    /// Which sections: perft, paths, engines, autoplay (empty: all).
+    pub sections: Vec<String>,
+    /// A variant with a ForthScript engine for the `engines` section.
+    pub script_engine: Option<PathBuf>,
+}
+
+pub fn bench(config: Config, o: &BenchOptions) -> Result<()> {
+    let all = o.sections.is_empty();
+    let wants = |s: &str| all || o.sections.iter().any(|x| x == s);
+    if wants("perft") {
+        perft(config.clone(), &o.game, o.depth, o.runs)?;
+    }
+    if wants("paths") {
+        paths(config.clone(), &o.game)?;
+    }
+    if wants("engines") {
+        engines(config.clone(), &o.game, o.script_engine.as_deref())?;
+    }
+    if wants("autoplay") {
+        autoplay(config, &o.game)?;
+    }
+    Ok(())
+}
 
 /// Othello perft: the script against the native mailbox reference, on the
 /// same position cells and direction links (the game's own tables).
-pub fn bench(config: Config, game: &Path, depth: u32, runs: u32) -> Result<()> {
+fn perft(config: Config, game: &Path, depth: u32, runs: u32) -> Result<()> {
     use axforth::game::mailbox::{othello_perft, Mailbox};
     let mut vm = start(config, game, None)?;
     let b = &vm.game.board;
@@ -32,10 +75,134 @@ pub fn bench(config: Config, game: &Path, depth: u32, runs: u32) -> Result<()> {
     if script_nodes != native_nodes {
         bail!("perft {depth} differs: the script counts {script_nodes}, the native reference {native_nodes}");
     }
-    println!("Othello perft {depth} = {script_nodes} (best of {runs})");
-    println!("{:<22} {:>9} {:>14}", "", "seconds", "nodes/s");
-    println!("{:<22} {:>9.3} {:>14.0}", "script (ForthScript)", script_best, script_nodes as f64 / script_best);
-    println!("{:<22} {:>9.3} {:>14.0}", "native mailbox (Rust)", native_best, native_nodes as f64 / native_best);
+    println!("== perft: Othello perft {depth} = {script_nodes} (best of {runs})");
+    println!("{:<30} {:>9} {:>14}", "", "seconds", "nodes/s");
+    println!("{:<30} {:>9.3} {:>14.0}", "script (ForthScript)", script_best, script_nodes as f64 / script_best);
+    println!("{:<30} {:>9.3} {:>14.0}", "native mailbox (Rust)", native_best, native_nodes as f64 / native_best);
     println!("script / native: {:.1}x", script_best / native_best);
+    println!();
+    Ok(())
+}
+
+/// Runs `body` (ForthScript, given the loop count on the stack) and
+/// answers seconds per iteration, best of three.
+fn time_script(vm: &mut Vm, name: &str, body: &str, n: u32) -> Result<f64> {
+    vm.run_text("bench", format!(": {name} ( n -- ) {body} ;").as_bytes())?;
+    let mut best = f64::MAX;
+    for _ in 0..3 {
+        let t0 = Instant::now();
+        vm.run_text("bench", format!("{n} {name}").as_bytes())?;
+        best = best.min(t0.elapsed().as_secs_f64() / n as f64);
+    }
+    Ok(best)
+}
+
+fn paths(config: Config, game: &Path) -> Result<()> {
+    let mut vm = start(config, game, None)?;
+    let region = vm.game.board.region_len;
+    let cells = vm.game.board.positions;
+    vm.generate_turn()?;
+    let per_list = vm.game.store.count().max(1) as f64;
+    vm.game.store.pop_list();
+    let ns = |s: f64| s * 1e9;
+    println!("== paths: native fast paths, timed from ForthScript ({}: {cells} positions, a {region}-byte board region)", game.display());
+    let empty = time_script(&mut vm, "bench-empty", "0 DO LOOP", 2_000_000)?;
+    let clone = time_script(&mut vm, "bench-clone", "0 DO $CloneBoard $DeallocateBoard LOOP", 2_000_000)? - empty;
+    let generate = time_script(&mut vm, "bench-generate", "0 DO current-player FALSE 0 $GenerateMoves $FirstMove BEGIN ?DUP WHILE $NextMove REPEAT $DeallocateMoves LOOP", 100_000)? - empty;
+    let apply = time_script(
+        &mut vm,
+        "bench-apply",
+        "0 DO current-player FALSE 0 $GenerateMoves $FirstMove BEGIN ?DUP WHILE $CloneBoard DUP .moveCFA EXECUTE $DeallocateBoard $NextMove REPEAT $DeallocateMoves LOOP",
+        50_000,
+    )? - empty;
+    let key = {
+        let t0 = Instant::now();
+        let mut x = 0u64;
+        for _ in 0..1_000_000 {
+            x ^= vm.position_key();
+        }
+        std::hint::black_box(x);
+        t0.elapsed().as_secs_f64() / 1e6
+    };
+    println!("{:<48} {:>10}", "", "ns");
+    println!("{:<48} {:>10.1}", "$CloneBoard + $DeallocateBoard (a pair)", ns(clone));
+    println!("{:<48} {:>10.1}", format!("$GenerateMoves + walk + $DeallocateMoves, per move ({per_list} moves)"), ns(generate / per_list));
+    println!("{:<48} {:>10.1}", "clone + .moveCFA EXECUTE + deallocate, per move", ns((apply - generate) / per_list));
+    println!("{:<48} {:>10.1}", "Zobrist key of the position (native)", ns(key));
+    println!();
+    Ok(())
+}
+
+/// Nodes and seconds of one search of the start position.
+fn search_once(vm: &mut Vm, engine: Engine, limits: Limits) -> Result<(u64, f64, u32)> {
+    vm.game.search.limits = limits;
+    vm.game.search.tt = Default::default();
+    vm.generate_turn()?;
+    let t0 = Instant::now();
+    let chosen = vm.choose_move(engine);
+    let seconds = t0.elapsed().as_secs_f64();
+    vm.game.store.pop_list();
+    chosen?;
+    Ok((vm.game.search.info.nodes, seconds, vm.game.search.info.depth))
+}
+
+fn engines(config: Config, game: &Path, script: Option<&Path>) -> Result<()> {
+    let mut vm = start(config.clone(), game, None)?;
+    println!("== engines: one search of the start position of {}", game.display());
+    println!("{:<40} {:>6} {:>10} {:>9} {:>12}", "", "depth", "nodes", "seconds", "nodes/s");
+    let row = |name: &str, (nodes, s, depth): (u64, f64, u32)| {
+        println!("{:<40} {:>6} {:>10} {:>9.3} {:>12.0}", name, depth, nodes, s, nodes as f64 / s.max(1e-9));
+    };
+    let fixed = |depth: u32, tt: usize| Limits { time: None, depth: Some(depth), tt_entries: tt, ..Limits::default() };
+    row("alpha-beta, depth 7, transposition table", search_once(&mut vm, Engine::Default, fixed(7, 1 << 18))?);
+    row("alpha-beta, depth 7, no table", search_once(&mut vm, Engine::Default, fixed(7, 0))?);
+    let uct = Limits { time: None, iterations: Some(2000), ..Limits::default() };
+    row("UCT, 2000 playouts", search_once(&mut vm, Engine::Uct, uct)?);
+    if let Some(path) = script {
+        let mut vm = start(config, path, None)?;
+        let engine = vm.engine_to_move();
+        if !matches!(engine, Engine::Script(_)) {
+            bail!("{}: its first player has no ForthScript engine", path.display());
+        }
+        let name = format!("ForthScript engine of {}", path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned()));
+        row(&name, search_once(&mut vm, engine, Limits { time: None, ..Limits::default() })?);
+    }
+    println!();
+    Ok(())
+}
+
+/// Games per minute of the game's own variant against itself, the
+/// built-in engine at depth 2, with one and with two jobs.
+fn autoplay(config: Config, game: &Path) -> Result<()> {
+    let games = 8;
+    println!("== autoplay: {games} games of {} (alpha-beta depth 2 against itself)", game.display());
+    println!("{:<10} {:>9} {:>12}", "jobs", "seconds", "games/min");
+    for jobs in [1, 2] {
+        let options = GameOptions {
+            files: vec![game.to_path_buf(), game.to_path_buf()],
+            openings: Vec::new(),
+            config: config.clone(),
+            max_plies: 1000,
+            limits: Limits { time: None, depth: Some(2), ..Limits::default() },
+            engine: Some(Engine::Default),
+            verbose: false,
+        };
+        let schedule = Schedule { variants: 2, games, gauntlet: false, openings: 0, seed: 1, shard: (0, 1) };
+        let specs: Vec<_> = schedule.indices().map(|i| schedule.game(i)).collect();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut errors = Vec::new();
+        let t0 = Instant::now();
+        runner::run(&options, &specs, jobs, &stop, |g| {
+            if let Some(e) = g.error {
+                errors.push(e);
+            }
+            Next::Continue
+        });
+        let s = t0.elapsed().as_secs_f64();
+        if let Some(e) = errors.first() {
+            bail!("a benchmark game failed: {e}");
+        }
+        println!("{:<10} {:>9.2} {:>12.1}", jobs, s, games as f64 * 60.0 / s);
+    }
     Ok(())
 }

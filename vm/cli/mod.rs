@@ -179,8 +179,14 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
     },
-    /// Othello perft: the ForthScript game against a native Rust mailbox reference
+    /// Benchmarks: Othello perft against a native reference, the engine fast paths, engine nodes/s, autoplay games/min
     Bench {
+        /// Sections to run (default: all)
+        #[arg(value_parser = ["perft", "paths", "engines", "autoplay"])]
+        sections: Vec<String>,
+        /// A variant whose first player has a ForthScript engine, for the engines section
+        #[arg(long)]
+        script_engine: Option<PathBuf>,
         /// The Othello script to measure
         #[arg(long, default_value = "scripts/othello/othello.4th")]
         game: PathBuf,
@@ -245,7 +251,10 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Replay { log, game, json } => replay::replay(config, &log, game.as_deref(), json),
         Command::Autoplay(args) => autoplay::autoplay(config, &args),
         Command::Merge { files, out, summary_json } => merge::merge(&files, out.as_deref(), summary_json.as_deref()),
-        Command::Bench { game, depth, runs } => bench::bench(config, &game, depth, runs).map(|_| ExitCode::SUCCESS),
+        Command::Bench { sections, script_engine, game, depth, runs } => {
+            let options = bench::BenchOptions { game, depth, runs, sections, script_engine };
+            bench::bench(config, &options).map(|_| ExitCode::SUCCESS)
+        }
         Command::Play { game, human, watch, max_plies, think, engine, after } => {
             let options = play::PlayOptions { human: human.as_deref(), watch, max_plies, think, engine: engine.as_deref() };
             play::play(config, &game, &options, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
