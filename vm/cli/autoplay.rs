@@ -37,10 +37,10 @@ pub struct AutoplayArgs {
     /// A game this long is adjudicated a draw
     #[arg(long, default_value_t = 1000)]
     max_plies: u32,
-    /// Seconds an engine may think per move (script engines are told through `searching?`)
-    #[arg(long, value_name = "SECONDS", default_value = "1", value_parser = super::seconds)]
-    time_per_move: Duration,
-    /// Plies the built-in search looks ahead (then the time limit is the only other limit)
+    /// Seconds an engine may think per move (script engines are told through `searching?`); default 1, none with --depth
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds)]
+    time_per_move: Option<Duration>,
+    /// Plies the built-in search looks ahead (with no --time-per-move, the games repeat exactly under --seed)
     #[arg(long)]
     depth: Option<u32>,
     /// Every seat uses this engine: random, first, search, uct (a rules smoke test)
@@ -49,6 +49,9 @@ pub struct AutoplayArgs {
     /// UCB1's exploration constant for {UCT}
     #[arg(long, default_value_t = 1.4)]
     uct_c: f64,
+    /// Playouts per move for {UCT} (with no --time-per-move, the games repeat exactly under --seed)
+    #[arg(long)]
+    uct_playouts: Option<u64>,
     /// The first variant against each of the others, instead of a round robin
     #[arg(long)]
     gauntlet: bool,
@@ -103,8 +106,9 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
     let finished: std::collections::HashSet<u64> = done.iter().map(|g| g.index).collect();
     let todo: Vec<_> = schedule.indices().filter(|i| !finished.contains(i)).map(|i| schedule.game(i)).collect();
 
-    let mut limits = Limits { time: Some(Duration::from_secs_f64(header.time_per_move.unwrap_or(1.0))), depth: header.depth, ..Limits::default() };
-    limits.uct_c = args.uct_c;
+    let mut limits = Limits { time: header.time_per_move.map(Duration::from_secs_f64), depth: header.depth, ..Limits::default() };
+    limits.uct_c = header.uct_c;
+    limits.iterations = header.uct_playouts;
     let engine = header.engine.as_deref().map(engine_named);
     let options = GameOptions { files: files.clone(), openings, config, max_plies: header.max_plies, limits, engine, verbose: args.verbose };
 
@@ -251,7 +255,13 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
         gauntlet: args.gauntlet,
         openings,
         max_plies: args.max_plies,
-        time_per_move: Some(args.time_per_move.as_secs_f64()),
+        time_per_move: match (args.time_per_move, args.depth.or(args.uct_playouts.map(|_| 0))) {
+            (Some(t), _) => Some(t.as_secs_f64()),
+            (None, Some(_)) => None,
+            (None, None) => Some(1.0),
+        },
+        uct_c: args.uct_c,
+        uct_playouts: args.uct_playouts,
         depth: args.depth,
         engine: args.engine.clone(),
         sprt,

@@ -28,10 +28,18 @@ pub struct Header {
     pub time_per_move: Option<f64>,
     pub depth: Option<u32>,
     pub engine: Option<String>,
+    #[serde(default = "default_uct_c")]
+    pub uct_c: f64,
+    #[serde(default)]
+    pub uct_playouts: Option<u64>,
     /// elo0, elo1, alpha, beta.
     pub sprt: Option<[f64; 4]>,
     /// This file's shard: [k, n] (1-based k).
     pub shard: Option<[u64; 2]>,
+}
+
+fn default_uct_c() -> f64 {
+    1.4
 }
 
 impl Header {

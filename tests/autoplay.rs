@@ -1,0 +1,231 @@
+//! `axforth autoplay`, `merge` and `replay` of its records, end to end:
+//! the built-in engines against `{random}`, reproducibility under
+//! `--seed`, shards merged into the whole, a killed tournament resumed,
+//! and recorded games played back (and a tampered one caught).
+
+use axforth::tournament::record::{self, GameRecord};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn axforth(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("running axforth")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+const TTT: &str = "scripts/tictactoe/tictactoe.4th";
+const TTT_RANDOM: &str = "scripts/tictactoe/random.4th";
+const OTHELLO: &str = "scripts/othello/othello.4th";
+const OTHELLO_RANDOM: &str = "scripts/othello/random.4th";
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("axforth-autoplay-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The games of a record, by index, without their timings.
+fn games(path: &Path) -> Vec<GameRecord> {
+    let mut g = record::read(path).expect("reading the record").games;
+    g.sort_by_key(|g| g.index);
+    for g in &mut g {
+        g.time = 0.0;
+        g.engines = Default::default();
+    }
+    g
+}
+
+/// The summary up to the engines' timings (which vary from run to run).
+fn results(o: &Output) -> String {
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    out.lines().take_while(|l| !l.starts_with("engine ")).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn the_default_engine_never_loses_tictactoe_to_random() {
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "20", "--depth", "9", "--seed", "11", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("Player 2 \"random\", wins = 0."), "{out}");
+    assert!(out.contains("20 game(s) played"), "{out}");
+}
+
+#[test]
+fn uct_never_loses_tictactoe_to_random() {
+    let o = axforth(&["autoplay", "scripts/tictactoe/uct.4th", TTT_RANDOM, "-n", "10", "--uct-playouts", "3000", "--seed", "3", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("Player 2 \"random\", wins = 0."), "{out}");
+    assert!(out.contains("10 game(s) played"), "{out}");
+}
+
+#[test]
+fn engine_forces_every_seat() {
+    // A rules smoke test: the variants' own engines (alpha-beta and
+    // random) are replaced by UCT on both sides.
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--engine", "uct", "--uct-playouts", "200", "--seed", "3", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("2 game(s) played"), "{out}");
+    // Both seats searched: each engine line counts nodes.
+    let nodes: Vec<&str> = out.lines().filter(|l| l.starts_with("tictactoe ") || l.starts_with("random ")).collect();
+    assert_eq!(nodes.len(), 2, "{out}");
+    assert!(nodes.iter().all(|l| l.split_whitespace().nth(3).is_some_and(|n| n != "0")), "{out}");
+}
+
+#[test]
+fn the_original_wording_then_the_statistics() {
+    let o = axforth(&["autoplay", OTHELLO_RANDOM, OTHELLO_RANDOM, "-n", "4", "--seed", "1", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Final results:");
+    assert!(lines[1].starts_with("Player 1 \"random\", wins = "), "{out}");
+    assert!(lines[2].starts_with("Player 2 \"random\", wins = "), "{out}");
+    assert!(lines[3].starts_with("Draws = "), "{out}");
+    assert_eq!(lines[4], "4 game(s) played");
+    assert!(out.contains("Elo"), "{out}");
+    assert!(out.contains("Ptnml"), "{out}");
+}
+
+#[test]
+fn a_seed_repeats_the_tournament_and_another_seed_changes_it() {
+    let dir = scratch("seed");
+    let run = |seed: &str, file: &str, jobs: &str| {
+        let path = dir.join(file);
+        let o = axforth(&["autoplay", OTHELLO_RANDOM, OTHELLO_RANDOM, "-n", "6", "--seed", seed, "--jobs", jobs, "-q", "--json", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", text(&o));
+        games(&path)
+    };
+    let a = run("5", "a.jsonl", "2");
+    let b = run("5", "b.jsonl", "1");
+    let c = run("6", "c.jsonl", "2");
+    assert_eq!(a.len(), 6);
+    assert_eq!(a, b, "the same seed, the same games, whatever the jobs");
+    assert_ne!(a.iter().map(|g| &g.moves).collect::<Vec<_>>(), c.iter().map(|g| &g.moves).collect::<Vec<_>>());
+    // No two games of a tournament are the same game.
+    let mut moves: Vec<&Vec<String>> = a.iter().map(|g| &g.moves).collect();
+    moves.dedup();
+    assert_eq!(moves.len(), 6);
+}
+
+#[test]
+fn shards_merge_into_the_whole_tournament() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole.jsonl");
+    let common = ["autoplay", TTT, TTT_RANDOM, "-n", "8", "--depth", "2", "--seed", "9", "-q"];
+    let w = axforth(&[&common[..], &["--json", whole.to_str().unwrap()]].concat());
+    assert!(w.status.success(), "{}", text(&w));
+    let mut shard_files = Vec::new();
+    for k in ["1/3", "2/3", "3/3"] {
+        let path = dir.join(format!("shard{}.jsonl", &k[..1]));
+        let o = axforth(&[&common[..], &["--shard", k, "--json", path.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", text(&o));
+        shard_files.push(path);
+    }
+    let merged_path = dir.join("merged.jsonl");
+    let mut args = vec!["merge", "--out", merged_path.to_str().unwrap()];
+    args.extend(shard_files.iter().map(|p| p.to_str().unwrap()));
+    let m = axforth(&args);
+    assert!(m.status.success(), "{}", text(&m));
+    assert_eq!(results(&m), results(&w));
+    assert_eq!(games(&merged_path), games(&whole));
+    // Shards of other tournaments do not merge.
+    let other = dir.join("other.jsonl");
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "8", "--depth", "2", "--seed", "10", "-q", "--json", other.to_str().unwrap()]);
+    assert!(o.status.success());
+    let bad = axforth(&["merge", shard_files[0].to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(!bad.status.success(), "{}", text(&bad));
+}
+
+#[test]
+fn a_killed_tournament_resumes_to_the_same_result() {
+    let dir = scratch("resume");
+    let whole = dir.join("whole.jsonl");
+    let args = |json: &Path| -> Vec<String> {
+        ["autoplay", OTHELLO, OTHELLO_RANDOM, "-n", "12", "--depth", "2", "--seed", "4", "-q", "--jobs", "1", "--json", json.to_str().unwrap()]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let w = Command::new(env!("CARGO_BIN_EXE_axforth")).args(args(&whole)).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(w.status.success(), "{}", text(&w));
+
+    let killed = dir.join("killed.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_axforth"))
+        .args(args(&killed))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it (SIGKILL: no chance to clean up) once a few games are in.
+    let t0 = std::time::Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&killed).map(|t| t.lines().count()).unwrap_or(0);
+        if lines >= 4 || t0.elapsed().as_secs() > 120 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    let before = games(&killed).len();
+    assert!(!status.success() || before == 12);
+    // A torn last line, as a kill in mid-write leaves it.
+    let mut torn = std::fs::OpenOptions::new().append(true).open(&killed).unwrap();
+    std::io::Write::write_all(&mut torn, b"{\"kind\":\"game\",\"index\":11,\"se").unwrap();
+    drop(torn);
+
+    let r = axforth(&["autoplay", "--resume", killed.to_str().unwrap(), "-q"]);
+    assert!(r.status.success(), "{}", text(&r));
+    assert_eq!(games(&killed), games(&whole), "{before} game(s) were in before the kill");
+    assert_eq!(results(&r), results(&w));
+}
+
+#[test]
+fn logged_games_replay_and_a_tampered_one_is_caught() {
+    let dir = scratch("replay");
+    let logs = dir.join("logs");
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "4", "--depth", "3", "--seed", "2", "-q", "--log", logs.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&logs).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 4);
+    for f in &files {
+        let r = axforth(&["replay", f.to_str().unwrap()]);
+        assert!(r.status.success(), "{}: {}", f.display(), text(&r));
+        assert!(text(&r).contains("games replayed: 1, ok: 1"), "{}", text(&r));
+    }
+    // Swap the first two moves of X: still legal, but the game then ends
+    // differently or the record's moves stop fitting.
+    let mut log: serde_json::Value = serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
+    let moves = log["game"]["moves"].as_array_mut().unwrap();
+    let last = moves.pop().unwrap();
+    moves.insert(0, last);
+    let tampered = dir.join("tampered.json");
+    std::fs::write(&tampered, serde_json::to_vec(&log).unwrap()).unwrap();
+    let r = axforth(&["replay", tampered.to_str().unwrap()]);
+    assert!(!r.status.success(), "{}", text(&r));
+}
+
+#[test]
+fn a_game_that_errs_is_recorded_with_its_seed_and_the_tournament_goes_on() {
+    let dir = scratch("error");
+    // A variant whose evaluation breaks (division by zero) once searched.
+    let broken = dir.join("broken.4th");
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join(TTT);
+    std::fs::write(&broken, format!("LOAD {}\n: OnEvaluate ( -- score ) 1 0 / ;\n", game.display())).unwrap();
+    let json = dir.join("games.jsonl");
+    let o = axforth(&["autoplay", broken.to_str().unwrap(), TTT_RANDOM, "-n", "3", "--depth", "2", "--seed", "1", "-q", "--json", json.to_str().unwrap()]);
+    assert!(!o.status.success(), "errored games make the exit status non-zero");
+    let out = text(&o);
+    assert!(out.contains("3 game(s) ended in an error"), "{out}");
+    let g = games(&json);
+    assert_eq!(g.len(), 3);
+    assert!(g.iter().all(|g| g.result == "*" && g.error.is_some() && g.rerun.is_some()), "{g:?}");
+}
