@@ -229,3 +229,14 @@ fn a_game_that_errs_is_recorded_with_its_seed_and_the_tournament_goes_on() {
     assert_eq!(g.len(), 3);
     assert!(g.iter().all(|g| g.result == "*" && g.error.is_some() && g.rerun.is_some()), "{g:?}");
 }
+
+#[test]
+fn a_decided_sprt_stops_the_match() {
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "400", "--depth", "9", "--sprt", "0,100", "--seed", "1", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("SPRT: H1 accepted"), "{out}");
+    let played: u64 = out.lines().find_map(|l| l.strip_suffix(" game(s) played")).and_then(|n| n.parse().ok()).expect("games played");
+    assert!((2..400).contains(&played), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("LLR: ") && l.contains("(-2.94, 2.94) [0.00, 100.00]")), "{out}");
+}

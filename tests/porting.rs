@@ -40,7 +40,10 @@ fn check_passes_the_bundled_games() {
     for game in ["tictactoe", "othello", "draughts"] {
         assert!(out.lines().any(|l| l.starts_with("ok ") && l.contains(&format!("scripts/{game}/"))), "{game}: {out}");
     }
-    assert!(out.contains("3 files: 3 passed, 0 failed"), "{out}");
+    // Every variant found passes (the bundled variants grow with the games).
+    let summary = out.lines().find(|l| l.contains(" files: ")).unwrap_or_default();
+    let counts: Vec<&str> = summary.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).collect();
+    assert!(counts.len() >= 3 && counts[0] == counts[1] && counts[2] == "0" && counts[0] != "0", "{out}");
 }
 
 #[test]
