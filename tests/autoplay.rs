@@ -240,3 +240,30 @@ fn a_decided_sprt_stops_the_match() {
     assert!((2..400).contains(&played), "{out}");
     assert!(out.lines().any(|l| l.starts_with("LLR: ") && l.contains("(-2.94, 2.94) [0.00, 100.00]")), "{out}");
 }
+
+#[test]
+fn each_opening_is_played_twice_with_the_seats_swapped() {
+    let dir = scratch("openings");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# corners and centre\na1\nb2\n").unwrap();
+    let json = dir.join("games.jsonl");
+    let o = axforth(&[
+        "autoplay", TTT, TTT_RANDOM, "-n", "8", "--depth", "2", "--seed", "1", "-q",
+        "--openings", openings.to_str().unwrap(), "--json", json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let g = games(&json);
+    assert_eq!(g.len(), 8);
+    for pair in g.chunks(2) {
+        assert_eq!(pair[0].opening, pair[1].opening);
+        assert_eq!(pair[0].seats, [pair[1].seats[1], pair[1].seats[0]]);
+        assert_eq!(pair[0].moves[0], pair[1].moves[0]);
+    }
+    let first: Vec<&str> = g.iter().map(|g| g.moves[0].as_str()).collect();
+    assert_eq!(first, ["X Mark a1", "X Mark a1", "X Mark b2", "X Mark b2", "X Mark a1", "X Mark a1", "X Mark b2", "X Mark b2"]);
+    // An opening move that is not legal is an error of every game that plays it.
+    std::fs::write(&openings, "a1; a1\n").unwrap();
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--depth", "2", "--seed", "1", "-q", "--openings", openings.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("is not legal here"), "{}", text(&o));
+}
