@@ -35,6 +35,9 @@ pub struct Context {
     /// The move being built.
     pub actions: Vec<Action>,
     pub pass_added: bool,
+    /// Buffers of nested generations, kept for the next one (a search
+    /// generates at every node: it must not allocate each time).
+    spare: Vec<Vec<Action>>,
 }
 
 /// What a nested generation must put back.
@@ -68,7 +71,7 @@ impl Context {
             of_type: self.of_type,
             move_type: self.move_type,
             partial: self.partial,
-            actions: std::mem::take(&mut self.actions),
+            actions: std::mem::replace(&mut self.actions, self.spare.pop().unwrap_or_default()),
             pass_added: self.pass_added,
         }
     }
@@ -83,7 +86,9 @@ impl Context {
         self.of_type = s.of_type;
         self.move_type = s.move_type;
         self.partial = s.partial;
-        self.actions = s.actions;
+        let mut used = std::mem::replace(&mut self.actions, s.actions);
+        used.clear();
+        self.spare.push(used);
         self.pass_added = s.pass_added;
     }
 }

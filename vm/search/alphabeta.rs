@@ -35,7 +35,7 @@ pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
     }
     let entries = vm.game.search.limits.tt_entries;
     vm.game.search.tt.resize(entries);
-    let mut ordering = std::mem::take(&mut vm.game.search.ordering);
+    let mut ordering = std::mem::replace(&mut vm.game.search.ordering, Ordering::placeholder());
     ordering.age();
     ordering.stack.clear();
     let result = iterate(vm, &mut ordering);

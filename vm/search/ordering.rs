@@ -60,6 +60,11 @@ fn signature(store: &MoveStore, m: usize) -> usize {
 }
 
 impl Ordering {
+    /// Stands in while the search holds the real one (allocates nothing).
+    pub fn placeholder() -> Ordering {
+        Ordering { history: Vec::new(), stack: Vec::new(), horizon: 0 }
+    }
+
     pub fn clear(&mut self) {
         self.history.fill(0);
         self.stack.clear();
@@ -81,8 +86,9 @@ impl Ordering {
                 history[signature(store, m)] as u64
             }
         };
-        // Stable: equal keys keep generation order.
-        self.stack[base..].sort_by_key(|&m| std::cmp::Reverse(key(m)));
+        // Equal keys keep generation order (an unstable sort with the
+        // index as the tie-break: the stable sort would allocate).
+        self.stack[base..].sort_unstable_by_key(|&m| (std::cmp::Reverse(key(m)), m));
         base
     }
 
