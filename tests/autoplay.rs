@@ -267,3 +267,22 @@ fn each_opening_is_played_twice_with_the_seats_swapped() {
     assert!(!o.status.success());
     assert!(text(&o).contains("is not legal here"), "{}", text(&o));
 }
+
+#[test]
+fn a_round_robin_ends_with_a_table_ranked_by_elo() {
+    let three = [TTT, "scripts/tictactoe/uct.4th", TTT_RANDOM];
+    let o = axforth(&[&["autoplay"], &three[..], &["-n", "4", "--depth", "9", "--uct-playouts", "1000", "--seed", "1", "-q"]].concat());
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains("12 game(s) played"), "{out}");
+    assert_eq!(out.matches("Results of ").count(), 3, "{out}");
+    let table: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("rank ")).skip(1).collect();
+    assert_eq!(table.len(), 3, "{out}");
+    // Random is last: both engines beat it.
+    assert!(table[2].contains(" random "), "{out}");
+    let g = axforth(&[&["autoplay", "--gauntlet"], &three[..], &["-n", "2", "--depth", "2", "--uct-playouts", "100", "--seed", "1", "-q"]].concat());
+    assert!(g.status.success(), "{}", text(&g));
+    let out = String::from_utf8_lossy(&g.stdout);
+    assert!(out.contains("4 game(s) played") && out.contains("Results of tictactoe vs uct") && out.contains("Results of tictactoe vs random"), "{out}");
+    assert!(!out.contains("Results of uct vs random"), "{out}");
+}
