@@ -133,3 +133,33 @@ fn searching_allocates_nothing_per_node() {
         assert!(a_large <= 16, "{engine:?}: {a_large} allocations for {n_large} nodes");
     }
 }
+
+#[test]
+fn the_incremental_key_matches_the_key_hashed_afresh() {
+    for game in ["scripts/othello/random.4th", "scripts/draughts/random.4th", "scripts/tictactoe/random.4th"] {
+        let mut vm = start(game, &[]);
+        let mut seen = std::collections::HashSet::new();
+        for ply in 0..200 {
+            vm.generate_turn().unwrap();
+            if vm.game_result().unwrap() != axforth::game::UNKNOWN_SCORE {
+                break;
+            }
+            // Inside a search too: clone, play, deallocate.
+            vm.push_board().unwrap();
+            let turn = vm.game.turn;
+            let before = vm.position_key();
+            vm.make_move(vm.game.store.current().start).unwrap();
+            assert_eq!(vm.position_key(), vm.position_key_recomputed(), "{game} ply {ply}, in a search");
+            vm.pop_board().unwrap();
+            vm.game.turn = turn;
+            assert_eq!(vm.position_key(), before, "{game} ply {ply}: deallocating restores the key");
+            let m = vm.choose_move(Engine::Random).unwrap();
+            vm.make_move(m).unwrap();
+            vm.game.store.pop_list();
+            let key = vm.position_key();
+            assert_eq!(key, vm.position_key_recomputed(), "{game} ply {ply}");
+            seen.insert(key);
+        }
+        assert!(seen.len() > 5, "{game}: different positions have different keys");
+    }
+}

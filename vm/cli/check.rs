@@ -199,6 +199,15 @@ fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: 
         vm.make_move(m).map_err(at(ply))?;
         vm.game.store.pop_list();
         vm.remember_position();
+        // The key engines and repetitions see is kept move by move; a
+        // script that writes a position's cell around the game words
+        // (`!` at a computed address) leaves it stale.
+        if vm.position_key() != vm.position_key_recomputed() {
+            return Err(format!(
+                "error: a position's cell changed without a game word (create-piece, capture, move, …): the position keys of engines and repetitions go stale\n  = in random game {game} (seed {game}), ply {}",
+                ply + 1
+            ));
+        }
     }
     *plies = max_plies;
     // Over with the last move the cap allows: finished.

@@ -275,7 +275,7 @@ impl Vm {
             self.game.gen.record(a);
             Ok(())
         } else {
-            super::play::apply_edit(&self.game.board, &mut self.mem, a)
+            self.apply_edit(a)
         }
     }
 

@@ -8,9 +8,8 @@
 
 use super::generate::generate;
 use super::moves::{move_text, Action, NOT_PARTIAL};
-use super::{Board, Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
+use super::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::memory::Memory;
 use crate::vm::{HostWord, Vm};
 
 /// Where the game is in its turn order.
@@ -145,6 +144,7 @@ impl Vm {
         g.store.clear();
         g.snapshots.clear();
         g.snapshot_count = 0;
+        g.search.keys.clear_saved();
         g.turn = TurnState::default();
         // The board starts empty, its variables zeroed (the original's
         // `$NewGame` erased the board); then the setup.
@@ -155,6 +155,7 @@ impl Vm {
         for (player, piece, pos) in self.resolve_setup()? {
             self.game.board.set(&mut self.mem, pos, piece | player)?;
         }
+        self.game.search.keys.forget();
         self.enter_turn();
         self.game.history.clear();
         let xt = self.game.events.new_game;
@@ -251,7 +252,7 @@ impl Vm {
             match action {
                 Action::Lit(n) => self.push(n)?,
                 Action::Call(xt) => self.execute(xt)?,
-                edit => apply_edit(&self.game.board, &mut self.mem, edit)?,
+                edit => self.apply_edit(edit)?,
             }
         }
         Ok(())
@@ -329,6 +330,7 @@ impl Vm {
         let bytes = self.mem.slice(region, len)?;
         self.game.snapshots.extend_from_slice(bytes);
         self.game.snapshot_count += 1;
+        self.game.search.keys.save();
         Ok(())
     }
 
@@ -341,6 +343,7 @@ impl Vm {
         self.mem.slice_mut(region, len as i32)?.copy_from_slice(&self.game.snapshots[start..]);
         self.game.snapshots.truncate(start);
         self.game.snapshot_count -= 1;
+        self.game.search.keys.restore();
         Ok(())
     }
 
@@ -509,31 +512,44 @@ pub fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
 }
 
-/// One board edit, applied now.
-pub fn apply_edit(board: &Board, mem: &mut Memory, a: Action) -> VmResult<()> {
-    match a {
-        Action::Move { from, to } => {
-            let c = board.get(mem, from)?;
-            board.set(mem, from, 0)?;
-            board.set(mem, to, c)
-        }
-        Action::Capture(pos) => board.set(mem, pos, 0),
-        Action::Place { pos, content } => board.set(mem, pos, content),
-        Action::ChangeType { pos, piece_type } => {
-            let c = board.get(mem, pos)?;
-            if c != 0 {
-                board.set(mem, pos, (c & !PIECE_TYPE_MASK) | (piece_type & PIECE_TYPE_MASK))?;
+impl Vm {
+    /// One board edit, applied now; the position's Zobrist key follows it.
+    pub fn apply_edit(&mut self, a: Action) -> VmResult<()> {
+        match a {
+            Action::Move { from, to } => {
+                let c = self.cell(from)?;
+                self.set_cell(from, 0)?;
+                self.set_cell(to, c)
             }
-            Ok(())
-        }
-        Action::ChangeOwner { pos, player } => {
-            let c = board.get(mem, pos)?;
-            if c != 0 {
-                board.set(mem, pos, (c & !PLAYER_MASK) | (player & PLAYER_MASK))?;
+            Action::Capture(pos) => self.set_cell(pos, 0),
+            Action::Place { pos, content } => self.set_cell(pos, content),
+            Action::ChangeType { pos, piece_type } => {
+                let c = self.cell(pos)?;
+                if c != 0 {
+                    self.set_cell(pos, (c & !PIECE_TYPE_MASK) | (piece_type & PIECE_TYPE_MASK))?;
+                }
+                Ok(())
             }
-            Ok(())
+            Action::ChangeOwner { pos, player } => {
+                let c = self.cell(pos)?;
+                if c != 0 {
+                    self.set_cell(pos, (c & !PLAYER_MASK) | (player & PLAYER_MASK))?;
+                }
+                Ok(())
+            }
+            Action::Lit(_) | Action::Call(_) => Ok(()),
         }
-        Action::Lit(_) | Action::Call(_) => Ok(()),
+    }
+
+    fn cell(&self, pos: i32) -> VmResult<i32> {
+        self.game.board.get(&self.mem, pos)
+    }
+
+    fn set_cell(&mut self, pos: i32, value: i32) -> VmResult<()> {
+        let old = self.cell(pos)?;
+        self.game.board.set(&mut self.mem, pos, value)?;
+        self.game.search.keys.cell_changed(pos, old, value);
+        Ok(())
     }
 }
 
