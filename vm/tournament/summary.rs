@@ -151,8 +151,8 @@ impl Summary {
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let (elo, err) = stats::elo(t);
-                (i, elo, err)
+                let e = stats::EloEstimate::trinomial(t);
+                (i, e.elo, e.elo_error)
             })
             .collect();
         r.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal));
