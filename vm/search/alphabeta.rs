@@ -89,8 +89,7 @@ impl Interrupt for crate::error::VmError {
 fn search_root(vm: &mut Vm, ordering: &mut Ordering, root: &mut [usize], depth: u32) -> VmResult<(usize, i64)> {
     let mut alpha = -INFINITY;
     let mut best = 0;
-    for i in 0..root.len() {
-        let m = root[i];
+    for (i, &m) in root.iter().enumerate() {
         let s = if i == 0 {
             child(vm, ordering, m, depth, alpha, INFINITY, depth > 1)?
         } else {

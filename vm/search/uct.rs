@@ -93,7 +93,7 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
 
 fn add_children(tree: &mut Tree, n: usize, mover: i32) {
     let child = Node { first: 0, children: 0, visits: 0, reward: 0.0, mover, expanded: false, terminal: None };
-    tree.nodes.extend(std::iter::repeat(child).take(n));
+    tree.nodes.extend(std::iter::repeat_n(child, n));
 }
 
 /// One descent, expansion, playout and update; answers the depth reached.

@@ -69,7 +69,7 @@ impl Schedule {
         let pairing = pairings[(index / self.games.max(1)) as usize % pairings.len().max(1)];
         let local = index % self.games.max(1);
         // Game 1 of a pairing has A in seat 1; game 2 swaps; and so on.
-        let seats = if local % 2 == 0 { pairing } else { [pairing[1], pairing[0]] };
+        let seats = if local.is_multiple_of(2) { pairing } else { [pairing[1], pairing[0]] };
         let pair_in_pairing = local / 2;
         let pairs_per_pairing = self.games.div_ceil(2);
         let pair = (index / self.games.max(1)) * pairs_per_pairing + pair_in_pairing;

@@ -70,8 +70,8 @@ impl Summary {
             add(&mut s.totals[a], pa);
             add(&mut s.totals[b], 1.0 - pa);
             match points {
-                [p, _] if p == 1.0 => s.wins[x] += 1,
-                [_, p] if p == 1.0 => s.wins[y] += 1,
+                [1.0, _] => s.wins[x] += 1,
+                [_, 1.0] => s.wins[y] += 1,
                 _ => s.draws += 1,
             }
             let pair = schedule.game(g.index).pair;
