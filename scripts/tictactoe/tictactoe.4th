@@ -55,32 +55,36 @@ turn-order}
 \  position:  empty-at? ( pos -- ? )  player-at ( pos -- player ).
 \ ---------------------------------------------------------------------
 
-\ line-owned? ( a b c -- ? )  do the three squares hold marks of one player?
-: line-owned? ( a b c -- ? )
+\ line-owner ( a b c -- player | 0 )  who holds all three squares, if anyone
+: line-owner ( a b c -- player | 0 )
 	ROT DUP empty-at? IF		( b c a )
-		DROP 2DROP FALSE	\ an empty square: no row here
+		DROP 2DROP 0		\ an empty square: no row here
 	ELSE
 		player-at		( b c p )  \ p owns the first square
 		TUCK SWAP player-at =	( b p c-too? )
-		-ROT SWAP player-at =	( c-too? b-too? )
-		AND
+		-ROT TUCK SWAP player-at =	( c-too? p b-too? )
+		ROT AND IF ELSE DROP 0 THEN
 	THEN ;
 
-\ three-in-a-row? ( -- ? )  does any line of win-lines belong to one player?
-: three-in-a-row? ( -- ? )
-	FALSE
+\ row-owner ( -- player | 0 )  the owner of a finished row, if any
+: row-owner ( -- player | 0 )
+	0
 	#lines 0 DO
-		I line-squares line-owned? OR
+		?DUP 0= IF I line-squares line-owner THEN
 	LOOP ;
 
-\ The player to move never owns a finished row: had he made one on his
-\ last turn, the game would have ended then.  So a row on the board
-\ belongs to the player who just moved, and the player to move has
-\ lost.  Check the row first: the ninth mark can both fill the board
-\ and win.  With no row, `stalemate?` -- no move for the player to move,
-\ which in tic-tac-toe means a full board -- is a draw.
+\ The score is for `current-player`, the player to move: a row is his
+\ win or his loss by its owner.  (In a game it is always the player who
+\ just moved, so the player to move has lost; asking by the owner keeps
+\ the answer right for a search engine in script, which plays moves
+\ while current-player stays the one it moves for.)  Check the row
+\ first: the ninth mark can both fill the board and win.  With no row,
+\ `stalemate?` -- no move for the player to move, which in tic-tac-toe
+\ means a full board -- is a draw.
 
 : OnIsGameOver ( -- score )
-	three-in-a-row? IF #LossScore EXIT THEN
-	stalemate?      IF #DrawScore EXIT THEN
+	row-owner ?DUP IF
+		current-player = IF #WinScore ELSE #LossScore THEN EXIT
+	THEN
+	stalemate? IF #DrawScore EXIT THEN
 	#UnknownScore ;
