@@ -140,3 +140,21 @@ fn an_engine_that_leaves_a_move_list_is_named() {
     let e = vm.choose_move(engine).unwrap_err().to_string();
     assert!(e.contains("`leaky`") && e.contains("$DeallocateMoves"), "{e}");
 }
+
+#[test]
+fn an_engine_past_its_time_is_told_and_its_best_move_stands() {
+    let mut vm = start(&root().join("scripts/othello/alphabeta.4th"), &[]);
+    vm.run_text("test", b"20 ab-depth !").unwrap();
+    vm.game.search.limits.time = Some(std::time::Duration::from_millis(200));
+    vm.generate_turn().unwrap();
+    let engine = vm.engine_to_move();
+    let t0 = std::time::Instant::now();
+    let m = vm.choose_move(engine).unwrap();
+    let seconds = t0.elapsed().as_secs_f64();
+    let info = vm.game.search.info.clone();
+    assert!(vm.game.store.current().contains(&m));
+    assert!(seconds < 2.0, "{seconds} s");
+    assert!(info.timed_out, "{info:?}");
+    assert!(info.depth >= 1 && info.depth < 20, "{info:?}");
+    assert!(info.best_move.is_some());
+}
