@@ -228,6 +228,14 @@ fn a_game_that_errs_is_recorded_with_its_seed_and_the_tournament_goes_on() {
     let g = games(&json);
     assert_eq!(g.len(), 3);
     assert!(g.iter().all(|g| g.result == "*" && g.error.is_some() && g.rerun.is_some()), "{g:?}");
+    // The rerun command plays that game alone, and it fails the same way.
+    let again = g[1].rerun.clone().unwrap();
+    let args: Vec<&str> = again.split_whitespace().skip(1).collect();
+    assert!(again.contains("--only 2"), "{again}");
+    let r = axforth(&args);
+    assert!(!r.status.success());
+    let out = text(&r);
+    assert!(out.contains("1 game(s) ended in an error") && out.contains(g[1].error.as_deref().unwrap()), "{again}\n{out}");
 }
 
 #[test]

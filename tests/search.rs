@@ -163,3 +163,22 @@ fn the_incremental_key_matches_the_key_hashed_afresh() {
         assert!(seen.len() > 5, "{game}: different positions have different keys");
     }
 }
+
+#[test]
+fn a_player_moving_twice_keeps_the_sign() {
+    // X and O each move twice a turn.  X: a1 b2, O: a2 c3; X to move
+    // twice completes a line holding one X and two empty squares: a win
+    // two plies deep, seen only if the second ply is X's again.
+    let dir = std::env::temp_dir().join(format!("axforth-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("double.4th");
+    let game = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TTT);
+    std::fs::write(
+        &file,
+        format!("LOAD {}\n{{turn-order {{turn}} X {{turn}} X {{turn}} O {{turn}} O turn-order}}\n", game.display()),
+    )
+    .unwrap();
+    let mut vm = start(file.to_str().unwrap(), &["a1", "b2", "a2", "c3"]);
+    let (_, score) = choose(&mut vm, Engine::Default, Limits { tt_entries: 0, ..depth(2) });
+    assert!(score.unwrap() > 1_000_000, "{score:?}");
+}

@@ -70,6 +70,9 @@ pub struct AutoplayArgs {
     /// Play only shard K of N (game indices i with i mod N = K-1); merge the shards' JSON with `axforth merge`
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Play only these games (numbers as the game lines print them, e.g. 7,12): a failed game again, with its own seed
+    #[arg(long, value_name = "N,...", value_delimiter = ',')]
+    only: Vec<u64>,
     /// Write the summary as JSON to this file
     #[arg(long, value_name = "FILE")]
     summary_json: Option<PathBuf>,
@@ -104,7 +107,8 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         schedule.shard = (k - 1, n);
     }
     let finished: std::collections::HashSet<u64> = done.iter().map(|g| g.index).collect();
-    let todo: Vec<_> = schedule.indices().filter(|i| !finished.contains(i)).map(|i| schedule.game(i)).collect();
+    let only = |i: &u64| args.only.is_empty() || args.only.contains(&(i + 1));
+    let todo: Vec<_> = schedule.indices().filter(|i| !finished.contains(i) && only(i)).map(|i| schedule.game(i)).collect();
 
     let mut limits = Limits { time: header.time_per_move.map(Duration::from_secs_f64), depth: header.depth, ..Limits::default() };
     limits.uct_c = header.uct_c;
@@ -151,7 +155,10 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
     }
     let mut games = done;
     let mut write_error = None;
-    runner::run(&options, &todo, jobs, &stop, |g: GameRecord| {
+    runner::run(&options, &todo, jobs, &stop, |mut g: GameRecord| {
+        if g.error.is_some() {
+            g.rerun = Some(rerun_command(&header, g.index));
+        }
         if let Some(w) = &mut writer {
             if let Err(e) = w.write(&g) {
                 write_error = Some(e);
@@ -269,6 +276,39 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
     })
 }
 
+/// The command that plays game `index` of this tournament again, alone:
+/// the same files, options and seed give it the same seed and seats.
+fn rerun_command(h: &Header, index: u64) -> String {
+    let quote = |s: &str| if s.contains(|c: char| c.is_whitespace() || "'\"$;&|()".contains(c)) { format!("'{s}'") } else { s.to_string() };
+    let mut cmd = format!("axforth --seed {} autoplay", h.seed);
+    for f in &h.files {
+        cmd += &format!(" {}", quote(f));
+    }
+    cmd += &format!(" -n {} --max-plies {}", h.games, h.max_plies);
+    if let Some(t) = h.time_per_move {
+        cmd += &format!(" --time-per-move {t}");
+    }
+    if let Some(d) = h.depth {
+        cmd += &format!(" --depth {d}");
+    }
+    if let Some(p) = h.uct_playouts {
+        cmd += &format!(" --uct-playouts {p}");
+    }
+    if h.uct_c != 1.4 {
+        cmd += &format!(" --uct-c {}", h.uct_c);
+    }
+    if let Some(e) = &h.engine {
+        cmd += &format!(" --engine {e}");
+    }
+    if h.gauntlet {
+        cmd += " --gauntlet";
+    }
+    if !h.openings.is_empty() {
+        cmd += " --openings FILE";
+    }
+    cmd + &format!(" --only {} -v", index + 1)
+}
+
 /// A variant's name: its file's stem.
 fn name_of(f: &Path) -> String {
     f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned())
@@ -295,7 +335,7 @@ fn progress_message(s: &Summary) -> String {
 fn game_line(h: &Header, g: &GameRecord) -> String {
     let [a, b] = g.seats;
     let how = match &g.error {
-        Some(e) => format!("error: {e} (seed {})", g.seed),
+        Some(e) => format!("error: {e}; again: {}", g.rerun.as_deref().unwrap_or("")),
         None => format!("{}, {} plies", g.reason, g.plies),
     };
     format!("Finished game {} ({} vs {}): {} {{{how}}}", g.index + 1, h.names[a], h.names[b], g.result)

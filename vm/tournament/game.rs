@@ -57,22 +57,10 @@ pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> O
         opening: spec.opening,
         moves: game.moves,
         time: started.elapsed().as_secs_f64(),
-        rerun: error.as_ref().map(|_| rerun_command(options, spec)),
+        rerun: None,
         error,
         engines: game.engines,
     })
-}
-
-/// A command that plays this game again, alone, with its seed.
-fn rerun_command(options: &GameOptions, spec: &GameSpec) -> String {
-    let files = &options.files;
-    format!(
-        "axforth --seed {} play --watch --max-plies {} {}  # seat 2: {}",
-        spec.seed,
-        options.max_plies,
-        files[spec.seats[0]].display(),
-        files[spec.seats[1]].display()
-    )
 }
 
 struct Game {

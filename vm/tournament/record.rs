@@ -92,7 +92,7 @@ pub struct GameRecord {
     /// Wall time of the game, in seconds.
     pub time: f64,
     pub error: Option<String>,
-    /// The command that replays this game alone.
+    /// For a game that failed: the command that plays it again, alone.
     pub rerun: Option<String>,
     pub engines: [EngineStats; 2],
 }

@@ -60,7 +60,11 @@ impl Summary {
                 s.engines[v].add(&g.engines[seat]);
             }
             let Some(points) = g.points() else {
-                s.errors.push((g.index, g.seed, g.error.clone().unwrap_or_default()));
+                let mut e = g.error.clone().unwrap_or_default();
+                if let Some(again) = &g.rerun {
+                    e = format!("{e}\n    again: {again}");
+                }
+                s.errors.push((g.index, g.seed, e));
                 continue;
             };
             s.played += 1;
