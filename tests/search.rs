@@ -135,6 +135,30 @@ fn searching_allocates_nothing_per_node() {
 }
 
 #[test]
+fn a_script_engine_allocates_nothing_per_node() {
+    let mut vm = start("scripts/othello/alphabeta.4th", &[]);
+    let mut allocations = |depth: u32| {
+        vm.run_text("test", format!("{depth} ab-depth !").as_bytes()).unwrap();
+        vm.game.search.limits = Limits { time: None, ..Limits::default() };
+        vm.generate_turn().unwrap();
+        let engine = vm.engine_to_move();
+        let before = allocations_so_far();
+        vm.choose_move(engine).unwrap();
+        let a = allocations_so_far() - before;
+        vm.game.store.pop_list();
+        (a, vm.game.search.info.nodes)
+    };
+    allocations(5); // warm
+    let (a_small, n_small) = allocations(2);
+    let (a_large, n_large) = allocations(5);
+    assert!(n_large > 10 * n_small, "{n_small} and {n_large} nodes");
+    // Choosing (finding the reported move among the legal ones) costs a
+    // few allocations a search; the search itself none.
+    assert_eq!(a_small, a_large, "{a_small} allocations for {n_small} nodes, {a_large} for {n_large}");
+    assert!(a_large <= 32, "{a_large}");
+}
+
+#[test]
 fn the_incremental_key_matches_the_key_hashed_afresh() {
     for game in ["scripts/othello/random.4th", "scripts/draughts/random.4th", "scripts/tictactoe/random.4th"] {
         let mut vm = start(game, &[]);

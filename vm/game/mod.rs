@@ -136,6 +136,8 @@ pub struct Game {
     /// moves' types can be read side by side.
     pub move_type_cells: u32,
     pub move_type_next: u32,
+    /// `$MoveString`'s text and scratch buffers, kept between calls.
+    pub text_scratch: (String, Vec<(i32, i32)>),
     /// `$MoveString` answers with one of these counted strings (ring).
     pub move_string_cells: u32,
     pub move_string_next: u32,

@@ -161,71 +161,149 @@ impl MoveStore {
 /// other. Call it while the board the move was generated on is current,
 /// as `$MoveString`, `moves` and the engines do.
 pub fn move_text(game: &Game, mem: &crate::memory::Memory, m: usize) -> String {
+    let mut text = String::new();
+    write_move_text(game, mem, m, &mut text, &mut Vec::new());
+    text
+}
+
+/// `move_text` into `out`, with `placed` as scratch: both keep their
+/// buffers, so an engine asking for texts all search long (`$MoveString`)
+/// allocates nothing once they have grown.
+pub fn write_move_text(game: &Game, mem: &crate::memory::Memory, m: usize, out: &mut String, placed: &mut Vec<(i32, i32)>) {
+    out.clear();
+    // The changes of owner are the text only when nothing else is.
+    if !write_parts(game, mem, m, out, placed, false) && !write_parts(game, mem, m, out, placed, true) {
+        out.push_str("Pass");
+    }
+}
+
+/// Writes the parts of move m (`owners`: only its changes of owner);
+/// answers whether it wrote any.
+fn write_parts(game: &Game, mem: &crate::memory::Memory, m: usize, out: &mut String, placed: &mut Vec<(i32, i32)>, owners: bool) -> bool {
     use super::{PIECE_TYPE_MASK, PLAYER_MASK};
+    use std::fmt::Write;
     let on_board = |pos: i32| game.board.get(mem, pos).unwrap_or(0);
     // What earlier parts of this move put where: a piece moved twice in
     // one move keeps its name.
-    let mut placed: Vec<(i32, i32)> = Vec::new();
+    placed.clear();
     let now = |placed: &Vec<(i32, i32)>, pos: i32| placed.iter().rev().find(|&&(p, _)| p == pos).map_or_else(|| on_board(pos), |&(_, c)| c);
-    let piece = |content: i32, pos: i32| {
-        format!("{} {} {}", game.player_name(content & PLAYER_MASK), game.piece_name(content & PIECE_TYPE_MASK), game.board.name(pos))
+    let player = |v: i32| Name::player(game, v);
+    let piece = |t: i32| Name::piece(game, t);
+    let square = |pos: i32| Name::square(game, pos);
+    let mut wrote = false;
+    let mut part = |out: &mut String| {
+        if wrote {
+            out.push(' ');
+        }
+        wrote = true;
     };
-    let mut parts: Vec<String> = Vec::new();
-    let mut owners: Vec<String> = Vec::new();
     // The square the last part ended on, for `= Type`.
     let mut last: Option<i32> = None;
     for a in game.store.actions_of(m) {
         match *a {
             Action::Move { from, to } => {
-                let content = now(&placed, from);
-                let sep = if on_board(to) != 0 { "x" } else { "-" };
-                let squares = format!("{} {sep} {}", game.board.name(from), game.board.name(to));
-                parts.push(if content != 0 { format!("{} {squares}", game.piece_name(content & PIECE_TYPE_MASK)) } else { squares });
+                let content = now(placed, from);
+                if !owners {
+                    part(out);
+                    if content != 0 {
+                        let _ = write!(out, "{} ", piece(content & PIECE_TYPE_MASK));
+                    }
+                    let sep = if on_board(to) != 0 { "x" } else { "-" };
+                    let _ = write!(out, "{} {sep} {}", square(from), square(to));
+                }
                 placed.push((from, 0));
                 placed.push((to, content));
                 last = Some(to);
             }
             Action::Capture(pos) => {
-                parts.push(format!("x {}", game.board.name(pos)));
+                if !owners {
+                    part(out);
+                    let _ = write!(out, "x {}", square(pos));
+                }
                 placed.push((pos, 0));
                 last = None;
             }
             Action::Place { pos, content } => {
-                parts.push(piece(content, pos));
+                if !owners {
+                    part(out);
+                    let _ = write!(out, "{} {} {}", player(content & PLAYER_MASK), piece(content & PIECE_TYPE_MASK), square(pos));
+                }
                 placed.push((pos, content));
                 last = Some(pos);
             }
             Action::ChangeType { pos, piece_type } => {
-                let before = now(&placed, pos);
+                let before = now(placed, pos);
                 if before == 0 {
                     continue; // changes nothing when played
                 }
                 let after = (before & !PIECE_TYPE_MASK) | (piece_type & PIECE_TYPE_MASK);
                 if last == Some(pos) {
-                    parts.push(format!("= {}", game.piece_name(piece_type & PIECE_TYPE_MASK)));
+                    if !owners {
+                        part(out);
+                        let _ = write!(out, "= {}", piece(piece_type & PIECE_TYPE_MASK));
+                    }
                 } else {
-                    parts.push(piece(after, pos));
+                    if !owners {
+                        part(out);
+                        let _ = write!(out, "{} {} {}", player(after & PLAYER_MASK), piece(after & PIECE_TYPE_MASK), square(pos));
+                    }
                     last = Some(pos);
                 }
                 placed.push((pos, after));
             }
-            Action::ChangeOwner { pos, player } => {
-                let before = now(&placed, pos);
+            Action::ChangeOwner { pos, player: p } => {
+                let before = now(placed, pos);
                 if before == 0 {
                     continue;
                 }
-                let after = (before & !PLAYER_MASK) | (player & PLAYER_MASK);
-                owners.push(piece(after, pos));
+                let after = (before & !PLAYER_MASK) | (p & PLAYER_MASK);
+                if owners {
+                    part(out);
+                    let _ = write!(out, "{} {} {}", player(after & PLAYER_MASK), piece(after & PIECE_TYPE_MASK), square(pos));
+                }
                 placed.push((pos, after));
             }
             Action::Lit(_) | Action::Call(_) => {}
         }
     }
-    if parts.is_empty() {
-        parts = owners;
+    wrote
+}
+
+/// A player's, piece type's or square's name, written without building
+/// a String.
+enum Name<'a> {
+    Text(&'a str),
+    Numbered(&'static str, i32),
+}
+
+impl<'a> Name<'a> {
+    fn player(game: &'a Game, value: i32) -> Name<'a> {
+        match game.player(value & super::PLAYER_MASK) {
+            Some(p) => Name::Text(&p.name),
+            None => Name::Numbered("player ", value),
+        }
     }
-    if parts.is_empty() {
-        return "Pass".into();
+
+    fn piece(game: &'a Game, piece_type: i32) -> Name<'a> {
+        match game.pieces.get((piece_type - 1) as usize) {
+            Some(p) => Name::Text(&p.name),
+            None => Name::Numbered("piece ", piece_type),
+        }
     }
-    parts.join(" ")
+
+    fn square(game: &'a Game, pos: i32) -> Name<'a> {
+        match game.board.names.get(pos as usize) {
+            Some(n) => Name::Text(n),
+            None => Name::Numbered("#", pos),
+        }
+    }
+}
+
+impl std::fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Name::Text(t) => f.write_str(t),
+            Name::Numbered(prefix, n) => write!(f, "{prefix}{n}"),
+        }
+    }
 }

@@ -7,7 +7,7 @@
 //! through `Board`'s cell addresses in the data space.
 
 use super::generate::generate;
-use super::moves::{move_text, Action, NOT_PARTIAL};
+use super::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
 use super::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::vm::{HostWord, Vm};
@@ -622,14 +622,20 @@ pub fn register(vm: &mut Vm) {
         word("$MoveString", "( m -- str )", |vm| {
             let m = vm.pop()?;
             let m = vm.move_index(m, "$MoveString")?;
-            let text = move_text(&vm.game, &vm.mem, m);
+            // The text is built in buffers kept for the next call: engines
+            // ask for texts all search long.
+            let (mut text, mut placed) = std::mem::take(&mut vm.game.text_scratch);
+            write_move_text(&vm.game, &vm.mem, m, &mut text, &mut placed);
             let bytes = &text.as_bytes()[..text.len().min(MOVE_STRING_BYTES as usize - 1)];
             let g = &mut vm.game;
             let addr = g.move_string_cells + (g.move_string_next % MOVE_STRING_RING) * MOVE_STRING_BYTES;
             g.move_string_next = g.move_string_next.wrapping_add(1);
-            let slot = vm.mem.slice_mut(addr as i32, bytes.len() as i32 + 1)?;
-            slot[0] = bytes.len() as u8;
-            slot[1..].copy_from_slice(bytes);
+            let stored = vm.mem.slice_mut(addr as i32, bytes.len() as i32 + 1).map(|slot| {
+                slot[0] = bytes.len() as u8;
+                slot[1..].copy_from_slice(bytes);
+            });
+            vm.game.text_scratch = (text, placed);
+            stored?;
             vm.push(addr as i32)
         }),
         word(".moveCFA", "( m -- xt )", |vm| {

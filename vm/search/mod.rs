@@ -54,7 +54,7 @@ impl Default for Limits {
 /// latest search.
 #[derive(Clone, Debug, Default)]
 pub struct Info {
-    /// `BestMove!`: the text of the move chosen so far.
+    /// `BestMove!`: the text of the move chosen so far (empty: none yet).
     pub best_move: Option<Vec<u8>>,
     /// `CurrentMove!`: the root move being searched.
     pub current_move: Option<Vec<u8>>,
@@ -133,7 +133,9 @@ impl Vm {
         }
         let now = Instant::now();
         let s = &mut self.game.search;
-        s.info = Info::default();
+        // Keep the report buffers: a new search reuses them.
+        let (best, current) = (s.info.best_move.take(), s.info.current_move.take());
+        s.info = Info { best_move: best.map(|mut b| { b.clear(); b }), current_move: current.map(|mut c| { c.clear(); c }), ..Info::default() };
         s.started = Some(now);
         s.deadline = s.limits.time.map(|t| now + t);
         let chosen = match engine {

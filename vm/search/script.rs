@@ -16,7 +16,8 @@ pub fn choose(vm: &mut Vm, engine: u32) -> VmResult<usize> {
     vm.game.search.active = false;
     ran?;
     vm.check_balanced(mark, &name)?;
-    let Some(text) = vm.game.search.info.best_move.clone() else {
+    // An empty report is no report (the buffer is kept between searches).
+    let Some(text) = vm.game.search.info.best_move.clone().filter(|t| !t.is_empty()) else {
         return Err(ErrorKind::Game(format!("the engine `{name}` chose no move (it must report one with BestMove!)")).into());
     };
     let text = String::from_utf8_lossy(&text).into_owned();
@@ -29,9 +30,15 @@ fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>
 }
 
 impl Vm {
-    fn counted_arg(&mut self) -> VmResult<Vec<u8>> {
+    /// Copies the counted string on the stack into `slot`, reusing its
+    /// buffer (engines report many times a search).
+    fn counted_into(&mut self, slot: fn(&mut crate::search::Info) -> &mut Option<Vec<u8>>) -> VmResult<()> {
         let addr = self.pop()?;
-        Ok(self.mem.counted(addr)?.to_vec())
+        let text = self.mem.counted(addr)?;
+        let buf = slot(&mut self.game.search.info).get_or_insert_with(Vec::new);
+        buf.clear();
+        buf.extend_from_slice(text);
+        Ok(())
     }
 
     /// `--verbose`: one line per report, on stderr.
@@ -67,15 +74,12 @@ pub fn register(vm: &mut Vm) {
         }),
         word("searching?", "( -- ? )", |vm| vm.push(if vm.game.search.active { -1 } else { 0 })),
         word("BestMove!", "( str -- )", |vm| {
-            let text = vm.counted_arg()?;
-            vm.game.search.info.best_move = Some(text);
+            vm.counted_into(|i| &mut i.best_move)?;
             vm.report("best");
             Ok(())
         }),
         word("CurrentMove!", "( str -- )", |vm| {
-            let text = vm.counted_arg()?;
-            vm.game.search.info.current_move = Some(text);
-            Ok(())
+            vm.counted_into(|i| &mut i.current_move)
         }),
         word("Score!", "( n -- )", |vm| {
             vm.game.search.info.score = Some(vm.pop()?);
