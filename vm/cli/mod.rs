@@ -166,7 +166,7 @@ enum Command {
         json: bool,
     },
     /// Engine against engine: N games per pairing of the variants, seats swapped every game, with statistics
-    Autoplay(autoplay::AutoplayArgs),
+    Autoplay(Box<autoplay::AutoplayArgs>),
     /// Combine the JSON records of a tournament's shards into the summary of the whole
     Merge {
         /// The shards' JSON Lines files (`autoplay --shard K/N --json FILE`)
