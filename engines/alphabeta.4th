@@ -18,6 +18,11 @@
 \  does not pass the turn), so both answer from the root's side; the
 \  engine turns them round for the opponent's plies.
 \
+\  Limits: a script cannot tell a partial move from another, so a chain
+\  of partial moves (draughts' multi-jumps) is searched as if each step
+\  passed the turn; and OnNextTurn does not run inside the search
+\  (.moveCFA EXECUTE only applies the move).
+\
 \  Settings (set them in the variant, after the LOAD):
 \      ab-depth   plies to look ahead (default 4)
 \  Iterative deepening: depth 1, 2, ... ab-depth; after each finished
