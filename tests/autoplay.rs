@@ -294,3 +294,32 @@ fn a_round_robin_ends_with_a_table_ranked_by_elo() {
     assert!(out.contains("4 game(s) played") && out.contains("Results of tictactoe vs uct") && out.contains("Results of tictactoe vs random"), "{out}");
     assert!(!out.contains("Results of uct vs random"), "{out}");
 }
+
+#[test]
+fn a_malformed_record_is_an_error_not_a_crash() {
+    let dir = scratch("malformed");
+    let cases = [
+        ("empty.jsonl", String::new()),
+        ("garbage.jsonl", "not json\n{\"kind\":\n".to_string()),
+        (
+            "one-file.jsonl",
+            r#"{"kind":"header","axforth":"0","files":["a.4th"],"names":["a"],"seed":1,"games":2,"gauntlet":false,"openings":[],"max_plies":10,"time_per_move":null,"depth":1,"engine":null,"sprt":null,"shard":null}"#.to_string() + "\n",
+        ),
+        (
+            "bad-shard.jsonl",
+            format!(
+                r#"{{"kind":"header","axforth":"0","files":["{TTT}","{TTT_RANDOM}"],"names":["a","b"],"seed":1,"games":2,"gauntlet":false,"openings":[],"max_plies":10,"time_per_move":null,"depth":1,"engine":null,"sprt":null,"shard":[5,2]}}"#
+            ) + "\n" + r#"{"kind":"game","index":99,"seed":1,"seats":[7,9],"result":"1-0","reason":"game over","plies":0,"opening":null,"moves":[],"time":0,"error":null,"rerun":null,"engines":[{"moves":0,"time":0,"depth":0,"nodes":0},{"moves":0,"time":0,"depth":0,"nodes":0}]}"#,
+        ),
+    ];
+    for (name, contents) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, contents).unwrap();
+        for args in [vec!["autoplay", "--resume", path.to_str().unwrap(), "-q"], vec!["merge", path.to_str().unwrap()], vec!["replay", path.to_str().unwrap()]] {
+            let o = axforth(&args);
+            let out = text(&o);
+            assert!(!o.status.success(), "{name} {args:?}: {out}");
+            assert!(out.contains("error") && !out.contains("panicked"), "{name} {args:?}: {out}");
+        }
+    }
+}

@@ -90,7 +90,11 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         Some(path) => {
             let r = record::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let header = r.header.ok_or_else(|| anyhow!("{} has no header line: not an axforth record", path.display()))?;
-            (header, r.games, Some(path.clone()))
+            header.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            // Games of other indices or variants are not this tournament's.
+            let total = Schedule::of(&header).total();
+            let games = r.games.into_iter().filter(|g| g.index < total && g.seats.iter().all(|&v| v < header.files.len())).collect();
+            (header, games, Some(path.clone()))
         }
         None => (new_header(&config, args)?, Vec::new(), args.json.clone()),
     };

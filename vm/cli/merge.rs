@@ -17,6 +17,9 @@ pub fn merge(files: &[PathBuf], out: Option<&Path>, summary_json: Option<&Path>)
         let Some(h) = r.header else {
             bail!("{} has no header line: not an axforth record", f.display());
         };
+        if let Err(e) = h.check() {
+            bail!("{}: {e}", f.display());
+        }
         match &header {
             None => header = Some(h),
             Some(first) if !first.same_tournament(&h) => {

@@ -97,6 +97,7 @@ fn replay_records(config: Config, path: &Path, bytes: &[u8], json: bool) -> Resu
             (header, r.games)
         }
     };
+    header.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let failures: Vec<(u64, String)> =
         games.iter().filter_map(|g| verify(&config, &header, dir, g).err().map(|why| (g.index + 1, why))).collect();

@@ -49,8 +49,12 @@ impl Keys {
     #[inline]
     pub fn cell_changed(&mut self, pos: i32, old: i32, new: i32) {
         if let Some(k) = &mut self.positions {
+            // A board declared since the last key: hash it afresh then.
+            let Some(&z) = self.cells.get(self.first_position + pos as usize) else {
+                self.positions = None;
+                return;
+            };
             // An empty cell adds nothing to the key.
-            let z = self.cells[self.first_position + pos as usize];
             let part = |v: i32| if v == 0 { 0 } else { content_key(z, v as u32) };
             *k ^= part(old) ^ part(new);
         }

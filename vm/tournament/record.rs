@@ -43,6 +43,23 @@ fn default_uct_c() -> f64 {
 }
 
 impl Header {
+    /// A header read from a file describes a tournament that can be
+    /// played: two variants or more, a name each, games to play.
+    pub fn check(&self) -> Result<(), String> {
+        if self.files.len() < 2 || self.names.len() != self.files.len() {
+            return Err(format!("the header names {} file(s) and {} name(s): a tournament needs two variants or more, a name each", self.files.len(), self.names.len()));
+        }
+        if self.games == 0 {
+            return Err("the header's games per pairing is 0".into());
+        }
+        if let Some([k, n]) = self.shard {
+            if k == 0 || k > n {
+                return Err(format!("the header's shard {k}/{n} is not a shard"));
+            }
+        }
+        Ok(())
+    }
+
     /// Two headers describe the same tournament (shards of it may differ).
     pub fn same_tournament(&self, other: &Header) -> bool {
         let strip = |h: &Header| Header { shard: None, axforth: String::new(), ..h.clone() };
