@@ -55,6 +55,18 @@ fn the_default_engine_never_loses_tictactoe_to_random() {
 }
 
 #[test]
+fn the_default_engine_beats_random_at_draughts_whose_captures_end_partial_chains() {
+    // Every jump is a partial move; when no second jump follows, the turn
+    // passes only as the next node is generated. A search that fixed the
+    // score's sign before that lost 0-10 to random at 0.1 s a move.
+    let o = axforth(&["autoplay", "scripts/draughts/draughts.4th", "scripts/draughts/random.4th", "-n", "6", "--depth", "4", "--seed", "5", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    let wins: u32 = out.lines().find(|l| l.starts_with("Player 1 \"draughts\", wins = ")).and_then(|l| l.rsplit(' ').next()?.trim_end_matches('.').parse().ok()).unwrap_or(0);
+    assert!(wins >= 5, "depth 4 against random should win nearly every game:\n{out}");
+}
+
+#[test]
 fn uct_never_loses_tictactoe_to_random() {
     let o = axforth(&["autoplay", "scripts/tictactoe/uct.4th", TTT_RANDOM, "-n", "10", "--uct-playouts", "3000", "--seed", "3", "-q"]);
     assert!(o.status.success(), "{}", text(&o));

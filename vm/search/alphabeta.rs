@@ -140,8 +140,12 @@ fn child(vm: &mut Vm, ordering: &mut Ordering, m: usize, depth: u32, alpha: i64,
     s
 }
 
-fn negamax(vm: &mut Vm, ordering: &mut Ordering, key: u64, depth: u32, mut alpha: i64, beta: i64) -> VmResult<i64> {
-    let alpha0 = alpha;
+/// The score of the position for the player to move on entry (alpha..beta
+/// in that player's frame). Generating may end a partial chain that has no
+/// continuation and pass the turn on: the node is then searched in the
+/// frame of the player who really moves, and the score turned back.
+fn negamax(vm: &mut Vm, ordering: &mut Ordering, key: u64, depth: u32, alpha: i64, beta: i64) -> VmResult<i64> {
+    let entry = vm.player_to_move();
     let mut first = None;
     if let Some(e) = vm.game.search.tt.probe(key) {
         if e.depth as u32 >= depth {
@@ -160,6 +164,9 @@ fn negamax(vm: &mut Vm, ordering: &mut Ordering, key: u64, depth: u32, mut alpha
         first = (e.best > 0).then(|| e.best as usize - 1);
     }
     vm.generate_turn()?;
+    let flip = vm.player_to_move() != entry;
+    let (mut alpha, beta) = if flip { (-beta, -alpha) } else { (alpha, beta) };
+    let alpha0 = alpha;
     let base = ordering.stack.len();
     let result = (|| {
         let r = vm.game_result()?;
@@ -206,10 +213,17 @@ fn negamax(vm: &mut Vm, ordering: &mut Ordering, key: u64, depth: u32, mut alpha
             Bound::Exact
         };
         let depth = if ordering.horizon == horizon { COMPLETE } else { depth };
-        vm.game.search.tt.store(key, depth, best, bound, best_move);
+        // The table keeps scores in the entry frame, as probed above.
+        let (entry_score, entry_bound) = match (flip, bound) {
+            (false, b) => (best, b),
+            (true, Bound::Upper) => (-best, Bound::Lower),
+            (true, Bound::Lower) => (-best, Bound::Upper),
+            (true, Bound::Exact) => (-best, Bound::Exact),
+        };
+        vm.game.search.tt.store(key, depth, entry_score, entry_bound, best_move);
         Ok(best)
     })();
     ordering.stack.truncate(base);
     vm.game.store.pop_list();
-    result
+    result.map(|s| if flip { -s } else { s })
 }
