@@ -17,6 +17,7 @@
 //! - `game`       the Axiom game layer
 //! - `search`     the engines: alpha-beta, UCT, ForthScript engines
 //! - `tournament` autoplay: schedules, games between variants, records, statistics
+//! - `view`       pictures: the board as SVG, HTML pages that replay games
 
 pub mod code;
 pub mod compiler;
@@ -30,6 +31,7 @@ pub mod ops;
 pub mod outer;
 pub mod search;
 pub mod tournament;
+pub mod view;
 pub mod see;
 pub mod vm;
 pub mod words;

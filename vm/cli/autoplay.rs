@@ -7,6 +7,7 @@ use super::game::engine_named;
 use anyhow::{anyhow, bail, Context, Result};
 use axforth::search::Limits;
 use axforth::tournament::game::GameOptions;
+use axforth::view;
 use axforth::tournament::record::{self, GameLog, GameRecord, Header, Writer};
 use axforth::tournament::runner::{self, Next};
 use axforth::tournament::schedule::Schedule;
@@ -67,6 +68,9 @@ pub struct AutoplayArgs {
     /// Write one record per game into this folder (`axforth replay` plays them back)
     #[arg(long, value_name = "DIR")]
     log: Option<PathBuf>,
+    /// With --log: also a replay page per game (game-000001.html) and an index.html of the tournament
+    #[arg(long, requires = "log")]
+    html: bool,
     /// Play only shard K of N (game indices i with i mod N = K-1); merge the shards' JSON with `axforth merge`
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
@@ -118,7 +122,7 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
     limits.uct_c = header.uct_c;
     limits.iterations = header.uct_playouts;
     let engine = header.engine.as_deref().map(engine_named);
-    let options = GameOptions { files: files.clone(), openings, config, max_plies: header.max_plies, limits, engine, verbose: args.verbose };
+    let options = GameOptions { files: files.clone(), openings, config: config.clone(), max_plies: header.max_plies, limits, engine, verbose: args.verbose };
 
     let mut writer = match &record_path {
         Some(p) => {
@@ -176,6 +180,15 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
                 write_error = Some(e);
                 return Next::Stop;
             }
+            if args.html {
+                // A page that cannot be drawn (the game erred at its first
+                // move, say) is a line on the bar, not the end of the match.
+                let page = view::replay::of_record(&config, &header, dir, &g).map(|r| view::html::page(&r, 0));
+                let written = page.map_err(std::io::Error::other).and_then(|p| std::fs::write(dir.join(page_name(g.index)), p));
+                if let Err(e) = written {
+                    bar.println(format!("game {}: no replay page: {e}", g.index + 1));
+                }
+            }
         }
         if !args.quiet {
             bar.println(game_line(&header, &g));
@@ -208,10 +221,35 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         };
         println!("SPRT: {verdict}");
     }
+    if let (Some(dir), true) = (&args.log, args.html) {
+        let mut rows: Vec<_> = games
+            .iter()
+            .map(|g| view::html::IndexRow {
+                game: g.index + 1,
+                first: header.names.get(g.seats[0]).cloned().unwrap_or_default(),
+                second: header.names.get(g.seats[1]).cloned().unwrap_or_default(),
+                result: g.result.clone(),
+                reason: g.reason.clone(),
+                plies: g.plies,
+                page: page_name(g.index),
+            })
+            .collect();
+        rows.sort_by_key(|r| r.game);
+        let title = format!("{} — {} game(s)", header.names.join(" vs "), rows.len());
+        let path = dir.join("index.html");
+        std::fs::write(&path, view::html::index(&title, &summary.lines(), &rows)).with_context(|| format!("cannot write {}", path.display()))?;
+        if !args.quiet {
+            println!("replay pages: {}", path.display());
+        }
+    }
     if let Some(path) = &args.summary_json {
         std::fs::write(path, summary.json() + "\n").with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(if summary.errors.is_empty() && !interrupted.load(Ordering::SeqCst) { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn page_name(index: u64) -> String {
+    format!("game-{:06}.html", index + 1)
 }
 
 fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {

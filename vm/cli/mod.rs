@@ -20,6 +20,7 @@ mod repl;
 mod replay;
 mod run;
 mod show;
+mod view;
 
 #[derive(Parser)]
 #[command(name = "axforth", version, about = "Runs Axiom .4th board games and ForthScript programs")]
@@ -89,6 +90,19 @@ enum Command {
         game: PathBuf,
         #[command(flatten)]
         after: After,
+        /// Also write the board as an SVG picture to this file
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// Write a self-contained HTML page that replays a game: an autoplay game log (`autoplay --log DIR`), or a game file with --after moves
+    View {
+        /// A game log (game-000001.json) or a game's top .4th file
+        input: PathBuf,
+        #[command(flatten)]
+        after: After,
+        /// The page to write
+        #[arg(short, long, value_name = "FILE", default_value = "game.html")]
+        output: PathBuf,
     },
     /// List the legal moves of the player to move
     Moves {
@@ -239,7 +253,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run { files } => run::run(config, &files),
         Command::Repl { files } => repl::repl(config, &files),
-        Command::Show { game, after } => show::show(config, &game, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
+        Command::Show { game, after, svg } => show::show(config, &game, after.after.as_deref(), svg.as_deref()).map(|_| ExitCode::SUCCESS),
+        Command::View { input, after, output } => view::view(config, &input, after.after.as_deref(), &output).map(|_| ExitCode::SUCCESS),
         Command::Moves { game, after } => moves::moves(config, &game, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
         Command::Perft { game, depth, divide, after } => {
             perft::perft(config, &game, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)

@@ -1,0 +1,233 @@
+//! The replay pages in a real browser: headless Chromium, driven over
+//! WebDriver by chromedriver. For every bundled game, a random game is
+//! played with `autoplay --log --html`; its page is opened, stepped through
+//! with the arrow keys, and after every step the pieces the page shows are
+//! compared with what `axforth show --after` prints for the same moves.
+//! End and Home must jump to the last and first positions.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`bash .ci/install-browser`
+//! installs them). Without them the test says so and passes, unless
+//! AXFORTH_REQUIRE_BROWSER is set (CI sets it: there a missing browser fails).
+//! Screenshots of each game's first, middle and last position land in
+//! `target/browser-test/` to be looked at.
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn axforth(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(root()).output().expect("running axforth");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "axforth {args:?} failed:\n{out}{}", String::from_utf8_lossy(&o.stderr));
+    out
+}
+
+/// The pieces `axforth show` prints: (position, "Player Piece").
+fn shown_by_cli(text: &str) -> BTreeSet<(String, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    // The legend, last line in parentheses: "(M = Black Man, m = White Man)".
+    let legend: Vec<(String, String)> = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with('(') && l.ends_with(')'))
+        .map(|l| {
+            l[1..l.len() - 1]
+                .split(", ")
+                .filter_map(|e| e.split_once(" = ").map(|(k, v)| (k.to_string(), v.to_string())))
+                .collect()
+        })
+        .unwrap_or_default();
+    // The grid: rows "8  . m . m", then the files "   a b c"; then
+    // off-grid positions, "store1: South Seed" or "store1: empty".
+    let is_rank = |l: &str| l.split_whitespace().next().is_some_and(|w| w.parse::<u32>().is_ok());
+    let ranks: Vec<&str> = lines.iter().copied().take_while(|l| is_rank(l)).collect();
+    let files: Vec<&str> = lines.get(ranks.len()).map(|l| l.split_whitespace().collect()).unwrap_or_default();
+    let mut pieces = BTreeSet::new();
+    for line in &ranks {
+        let mut words = line.split_whitespace();
+        let rank = words.next().unwrap();
+        for (file, cell) in files.iter().zip(words) {
+            if cell != "." {
+                let what = legend.iter().find(|(k, _)| k == cell).map(|(_, v)| v.clone()).unwrap_or_else(|| panic!("`{cell}` not in the legend of\n{text}"));
+                pieces.insert((format!("{file}{rank}"), what));
+            }
+        }
+    }
+    for line in lines.iter().skip(ranks.len() + 1) {
+        if let Some((name, what)) = line.split_once(": ") {
+            if !name.contains(' ') && what != "empty" {
+                pieces.insert((name.to_string(), what.to_string()));
+            }
+        }
+    }
+    pieces
+}
+
+struct Driver {
+    base: String,
+    session: String,
+    process: Child,
+}
+
+impl Driver {
+    fn start(profile: &Path) -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let process = Command::new(CHROMEDRIVER).arg(format!("--port={port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("starting chromedriver");
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while ureq::get(&format!("{base}/status")).call().is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not answer on port {port}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1100,800",
+        ];
+        let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        args.push(format!("--user-data-dir={}", profile.display()));
+        let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {"binary": CHROMIUM, "args": args}}}});
+        let mut d = Driver { base, session: String::new(), process };
+        let answer = d.post("/session", caps);
+        d.session = answer["sessionId"].as_str().expect("a session id").to_string();
+        d
+    }
+
+    fn post(&self, path: &str, body: Value) -> Value {
+        let url = format!("{}{}", self.base, path);
+        let mut r = ureq::post(&url).header("content-type", "application/json").send(body.to_string()).unwrap_or_else(|e| panic!("POST {path}: {e}"));
+        let text = r.body_mut().read_to_string().unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()["value"].clone()
+    }
+
+    fn get(&self, path: &str) -> Value {
+        let url = format!("{}{}", self.base, path);
+        let mut r = ureq::get(&url).call().unwrap_or_else(|e| panic!("GET {path}: {e}"));
+        let text = r.body_mut().read_to_string().unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()["value"].clone()
+    }
+
+    fn open(&self, page: &Path) {
+        self.post(&format!("/session/{}/url", self.session), json!({"url": format!("file://{}", page.display())}));
+    }
+
+    /// Presses a key (WebDriver key codes: \u{E014} right, \u{E010} End, \u{E011} Home).
+    fn press(&self, key: char) {
+        let k = key.to_string();
+        let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [{"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]}]});
+        self.post(&format!("/session/{}/actions", self.session), actions);
+    }
+
+    /// The ply the page is at and the pieces it shows.
+    fn shown(&self) -> (u64, BTreeSet<(String, String)>) {
+        let script = "const names = {};\
+            document.querySelectorAll('#board [data-pos]').forEach(r => names[r.getAttribute('data-index')] = r.getAttribute('data-pos'));\
+            return [Number(document.body.getAttribute('data-ply')),\
+              Array.from(document.querySelectorAll('#pieces .piece')).map(g => [names[g.getAttribute('data-index')], g.getAttribute('data-piece')])];";
+        let v = self.post(&format!("/session/{}/execute/sync", self.session), json!({"script": script, "args": []}));
+        let ply = v[0].as_u64().expect("the page's ply");
+        let pieces = v[1]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_str().unwrap_or("?").to_string(), p[1].as_str().unwrap_or("?").to_string()))
+            .collect();
+        (ply, pieces)
+    }
+
+    fn screenshot(&self, file: &Path) {
+        let png = self.get(&format!("/session/{}/screenshot", self.session));
+        let bytes = base64::engine::general_purpose::STANDARD.decode(png.as_str().unwrap()).unwrap();
+        std::fs::write(file, bytes).unwrap();
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = ureq::delete(&format!("{}/session/{}", self.base, self.session)).call();
+        }
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// Every game folder under scripts/ with a `random.4th` and its top file.
+fn bundled_games() -> Vec<(String, PathBuf, PathBuf)> {
+    let mut games = Vec::new();
+    for entry in std::fs::read_dir(root().join("scripts")).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let top = dir.join(format!("{name}.4th"));
+        let random = dir.join("random.4th");
+        if top.is_file() && random.is_file() {
+            games.push((name, top, random));
+        }
+    }
+    games.sort();
+    games
+}
+
+#[test]
+fn replay_pages_step_through_every_move_as_show_prints_it() {
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        let msg = format!("browser test skipped: {CHROMIUM} and {CHROMEDRIVER} are needed (`bash .ci/install-browser` installs them)");
+        assert!(std::env::var_os("AXFORTH_REQUIRE_BROWSER").is_none(), "{msg}");
+        eprintln!("{msg}");
+        return;
+    }
+    let work = std::env::temp_dir().join(format!("axforth-browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let shots = root().join("target/browser-test");
+    std::fs::create_dir_all(&shots).unwrap();
+    let driver = Driver::start(&work.join("profile"));
+    let games = bundled_games();
+    assert!(games.len() >= 3, "{games:?}");
+    for (name, top, random) in &games {
+        // One random game, kept short: every move type still appears.
+        let log = work.join(name);
+        axforth(&["autoplay", top.to_str().unwrap(), random.to_str().unwrap(), "-n", "1", "--engine", "random", "--max-plies", "50", "--seed", "4", "--log", log.to_str().unwrap(), "--html", "-q"]);
+        let record: Value = serde_json::from_str(&std::fs::read_to_string(log.join("game-000001.json")).unwrap()).unwrap();
+        let moves: Vec<String> = record["game"]["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+        assert!(!moves.is_empty(), "{name}: no moves recorded");
+        let page = log.join("game-000001.html");
+        driver.open(&page);
+        for ply in 0..=moves.len() {
+            if ply > 0 {
+                driver.press('\u{E014}'); // ArrowRight
+            }
+            let (at, pieces) = driver.shown();
+            assert_eq!(at as usize, ply, "{name}: the page is not at ply {ply}");
+            let after = moves[..ply].join("; ");
+            let cli = shown_by_cli(&axforth(&["show", top.to_str().unwrap(), "--after", &after]));
+            assert_eq!(pieces, cli, "{name}, ply {ply} (after `{after}`): the page and `show` differ");
+            if ply == 0 || ply == moves.len() / 2 {
+                driver.screenshot(&shots.join(format!("{name}-{ply:03}.png")));
+            }
+        }
+        driver.press('\u{E011}'); // Home
+        assert_eq!(driver.shown().0, 0, "{name}: Home goes to the start");
+        driver.press('\u{E010}'); // End
+        assert_eq!(driver.shown().0 as usize, moves.len(), "{name}: End goes to the last move");
+        driver.screenshot(&shots.join(format!("{name}-end.png")));
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}

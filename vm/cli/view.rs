@@ -1,0 +1,41 @@
+//! `axforth view`: a self-contained HTML page that replays a game, from an
+//! autoplay game log or from a game file and `--after` moves.
+
+use super::game::{to_move, verdict};
+use anyhow::{anyhow, Context, Result};
+use axforth::game::UNKNOWN_SCORE;
+use axforth::tournament::record::GameLog;
+use axforth::view::{html, replay};
+use axforth::Config;
+use std::path::Path;
+
+pub fn view(config: Config, input: &Path, after: Option<&str>, output: &Path) -> Result<()> {
+    let is_log = input.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let page = if is_log {
+        if after.is_some() {
+            return Err(anyhow!("--after applies to a game file, not to a game log: the log has its moves"));
+        }
+        let text = std::fs::read_to_string(input).with_context(|| format!("cannot read {}", input.display()))?;
+        let log: GameLog = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a game log of `autoplay --log` (one JSON object with a header and a game)", input.display()))?;
+        let dir = input.parent().unwrap_or(Path::new("."));
+        let r = replay::of_record(&config, &log.header, dir, &log.game).map_err(|e| anyhow!("{}: {e}", input.display()))?;
+        html::page(&r, 0)
+    } else {
+        let moves: Vec<String> = after.unwrap_or("").split(';').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
+        let (mut vm, mut r) = replay::of_moves(&config, input, &moves).map_err(|e| anyhow!("{}: {e}", input.display()))?;
+        vm.generate_turn()?;
+        let score = vm.game_result()?;
+        r.result = if score == UNKNOWN_SCORE {
+            format!("{} to move, turn {}", to_move(&vm), vm.game.turn.number)
+        } else {
+            format!("game over: {}", verdict(&vm, score))
+        };
+        // Open on the position the moves lead to: that is what was asked for.
+        let last = r.frames.len() - 1;
+        html::page(&r, last)
+    };
+    std::fs::write(output, page).with_context(|| format!("cannot write {}", output.display()))?;
+    println!("wrote {}", output.display());
+    Ok(())
+}
