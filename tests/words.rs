@@ -711,7 +711,7 @@ fn names_are_case_sensitive() {
     assert_eq!(stack(": is 7 ; DEFER D : A 1 ; ' A IS D is D"), vec![7, 1]);
     let e = fail("1 dup");
     assert_eq!(e.code(), "undefined-word");
-    assert_eq!(e.kind, ErrorKind::UndefinedWord("dup".into()));
+    assert_eq!(e.kind, ErrorKind::UndefinedWord("dup".into(), Some(Box::new("names are case-sensitive: did you mean `DUP`?".into()))));
 }
 
 #[test]

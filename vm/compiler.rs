@@ -269,11 +269,34 @@ impl Vm {
         Ok(())
     }
 
+    /// A control word that found the wrong structure open (or none):
+    /// name the one that is open and where, rather than only the closer.
+    pub fn unbalanced(&self, closer: &str, wanted: &str, open: Option<(crate::vm::Control, Pos)>) -> VmError {
+        let what = match open {
+            None => format!("{closer} without {wanted}"),
+            Some((c, at)) => {
+                let (opener, closers) = c.names();
+                let opened = self.location(at).map_or(String::new(), |l| format!(" at {l}"));
+                format!("`{opener}`{opened} has no {closers} before this `{closer}`")
+            }
+        };
+        ErrorKind::ControlFlow(what).into()
+    }
+
+    /// The definition still open where `what` begins something else (a
+    /// new `:`, a declaration block, the end of the file).
+    pub fn still_open(&mut self, what: &str) -> Option<VmError> {
+        let def = self.def.take()?;
+        self.set_compiling(false);
+        let name = self.dict.word(def.xt).display_name();
+        let opened = self.location(def.pos).map_or(String::new(), |l| format!(" opened at {}:{}", l.file, l.line));
+        Some(ErrorKind::MissingSemicolon(Box::new(crate::error::OpenDefinition { name, opened, then: what.to_string() })).into())
+    }
+
     /// `:` — starts a colon definition (found only after `;`).
     pub fn begin_definition(&mut self, name: &[u8], pos: Pos) -> VmResult<()> {
-        if let Some(def) = &self.def {
-            let open = self.dict.word(def.xt).display_name();
-            return Err(ErrorKind::ControlFlow(format!("`:` inside the definition of `{open}` (missing `;`?)")).into());
+        if let Some(e) = self.still_open("a new `:` begins here") {
+            return Err(e);
         }
         let start = self.code.next_addr();
         let xt = self.dict.add(Word {
@@ -298,18 +321,13 @@ impl Vm {
         let Some(def) = self.def.as_ref() else {
             return Err(ErrorKind::NotCompiling(";".into()).into());
         };
-        if let Some(open) = def.control.last() {
-            let what = match open {
-                crate::vm::Control::If(_) => "IF without THEN",
-                crate::vm::Control::Else(_) => "ELSE without THEN",
-                crate::vm::Control::Begin(_) => "BEGIN without UNTIL, AGAIN or REPEAT",
-                crate::vm::Control::While { .. } => "WHILE without REPEAT",
-                crate::vm::Control::Do { .. } => "DO without LOOP",
-            };
+        if let Some(&(ref open, at)) = def.control.last() {
+            let (opener, closers) = open.names();
             let name = self.dict.word(def.xt).display_name();
+            let opened = self.location(at).map_or(String::new(), |l| format!(" at {l}"));
             self.def = None;
             self.set_compiling(false);
-            let mut e = VmError::new(ErrorKind::ControlFlow(what.into()));
+            let mut e = VmError::new(ErrorKind::ControlFlow(format!("`{opener}`{opened} has no {closers} before `;`")));
             e.word = Some(name);
             e.location = self.location(pos);
             return Err(e);

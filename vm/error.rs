@@ -16,7 +16,9 @@ pub enum ErrorKind {
     StackOverflow { limit: u32 },
     ReturnStackUnderflow,
     ReturnStackOverflow { limit: u32 },
-    UndefinedWord(String),
+    /// The name, and a "did you mean" hint when a defined name is close
+    /// (boxed: errors stay small, and they travel through the hot paths).
+    UndefinedWord(String, Option<Box<String>>),
     NumberOutOfRange(String),
     DivisionByZero,
     AddressOutOfRange { addr: i32, len: u32, size: u32 },
@@ -32,6 +34,8 @@ pub enum ErrorKind {
     NotCompiling(String),
     Unterminated(String),
     ControlFlow(String),
+    /// A colon definition left open where something else begins.
+    MissingSemicolon(Box<OpenDefinition>),
     MissingName(String),
     NoDataField(String),
     LoadNotFound(String),
@@ -59,7 +63,7 @@ impl ErrorKind {
             StackOverflow { .. } => "stack-overflow",
             ReturnStackUnderflow => "return-stack-underflow",
             ReturnStackOverflow { .. } => "return-stack-overflow",
-            UndefinedWord(_) => "undefined-word",
+            UndefinedWord(..) => "undefined-word",
             NumberOutOfRange(_) => "number-out-of-range",
             DivisionByZero => "division-by-zero",
             AddressOutOfRange { .. } => "address-out-of-range",
@@ -74,6 +78,7 @@ impl ErrorKind {
             NotCompiling(_) => "not-compiling",
             Unterminated(_) => "unterminated",
             ControlFlow(_) => "control-flow",
+            MissingSemicolon(_) => "missing-semicolon",
             MissingName(_) => "missing-name",
             NoDataField(_) => "no-data-field",
             LoadNotFound(_) => "load-not-found",
@@ -106,6 +111,7 @@ impl ErrorKind {
             DataSpaceExhausted { .. } => "raise the limit with --data-space".into(),
             StepLimit { .. } => "an infinite loop? raise the budget with --max-steps".into(),
             UnsetDefer(w) => format!("set one with `' word IS {w}`"),
+            UndefinedWord(_, Some(hint)) => hint.to_string(),
             _ => return None,
         })
     }
@@ -118,7 +124,7 @@ impl ErrorKind {
             StackOverflow { .. } => "stack overflow".into(),
             ReturnStackUnderflow => "return stack underflow".into(),
             ReturnStackOverflow { .. } => "return stack overflow".into(),
-            UndefinedWord(w) => format!("undefined word: {w}"),
+            UndefinedWord(w, _) => format!("undefined word: {w}"),
             NumberOutOfRange(w) => format!("number out of range for a 32-bit cell: {w}"),
             DivisionByZero => "division by zero".into(),
             AddressOutOfRange { addr, len, size } => {
@@ -137,6 +143,7 @@ impl ErrorKind {
             NotCompiling(w) => format!("`{w}` without a matching `:`"),
             Unterminated(what) => format!("unterminated {what}"),
             ControlFlow(what) => format!("unbalanced control structure: {what}"),
+            MissingSemicolon(d) => format!("`;` missing: the definition of `{}`{} is still open, and {}", d.name, d.opened, d.then),
             MissingName(w) => format!("`{w}` needs a name after it, but the input ended"),
             NoDataField(w) => format!("`{w}` has no data field (>BODY works on CREATEd words and variables)"),
             LoadNotFound(f) => format!("LOAD: file not found: {f}"),
@@ -150,6 +157,15 @@ impl ErrorKind {
             Resume => "resume".into(),
         }
     }
+}
+
+/// A colon definition still open: its name, " opened at file:line", and
+/// what came instead of its `;`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenDefinition {
+    pub name: String,
+    pub opened: String,
+    pub then: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -33,6 +33,7 @@ pub mod search;
 pub mod tournament;
 pub mod view;
 pub mod see;
+pub mod suggest;
 pub mod vm;
 pub mod words;
 

@@ -83,16 +83,11 @@ impl Vm {
         let result = self.interpret_input();
         self.inputs.pop();
         result?;
-        if whole_file {
-            if let Some(def) = &self.def {
-                if def.pos.file == file {
-                    let name = self.dict.word(def.xt).display_name();
-                    let mut e = VmError::new(ErrorKind::Unterminated(format!("definition of `{name}` (no `;` before the end of the file)")));
-                    e.location = self.location(def.pos);
-                    self.def = None;
-                    self.set_compiling(false);
-                    return Err(e);
-                }
+        if whole_file && self.def.as_ref().is_some_and(|d| d.pos.file == file) {
+            let pos = self.def.as_ref().map(|d| d.pos).unwrap_or(Pos::NONE);
+            if let Some(mut e) = self.still_open("the file ends") {
+                e.location = self.location(pos);
+                return Err(e);
             }
         }
         Ok(())
@@ -129,6 +124,16 @@ impl Vm {
     fn interpret_token(&mut self, name: &[u8], pos: Pos) -> VmResult<()> {
         let compiling = self.is_compiling();
         if let Some(xt) = self.dict.find(name) {
+            if compiling && self.def.is_some() {
+                let what = match name {
+                    b":" => Some("a new `:` begins here".to_string()),
+                    _ if opens_a_declaration(name) => Some(format!("`{}` begins a declaration block here", String::from_utf8_lossy(name))),
+                    _ => None,
+                };
+                if let Some(e) = what.and_then(|w| self.still_open(&w)) {
+                    return Err(e);
+                }
+            }
             let w = self.dict.word(xt);
             if compiling && !w.immediate {
                 return self.compile_word(xt, pos);
@@ -144,7 +149,7 @@ impl Vm {
                 Ok(())
             }
             Some(n) => self.push(n),
-            None => Err(ErrorKind::UndefinedWord(String::from_utf8_lossy(name).into_owned()).into()),
+            None => Err(self.undefined(name)),
         }
     }
 
@@ -303,4 +308,10 @@ fn resolve_load(dir: &Path, name: &str) -> Option<PathBuf> {
         current = found.path();
     }
     current.is_file().then_some(current)
+}
+
+/// `{board`, `{players`, `{moves` …: a declaration block's first word,
+/// which never belongs inside a colon definition (`:` is caught by `:`).
+fn opens_a_declaration(name: &[u8]) -> bool {
+    name.len() > 1 && name[0] == b'{' && name[name.len() - 1] != b'}'
 }

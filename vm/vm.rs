@@ -121,8 +121,32 @@ pub enum Control {
 pub struct Definition {
     pub xt: u32,
     pub start: Addr,
-    pub control: Vec<Control>,
+    /// Open control structures, innermost last, with where each opened.
+    pub control: Vec<(Control, Pos)>,
     pub pos: Pos,
+}
+
+impl Definition {
+    pub fn open(&mut self, c: Control, pos: Pos) {
+        self.control.push((c, pos));
+    }
+
+    pub fn close(&mut self) -> Option<(Control, Pos)> {
+        self.control.pop()
+    }
+}
+
+impl Control {
+    /// The word that opened it, and the words that may close it.
+    pub fn names(&self) -> (&'static str, &'static str) {
+        match self {
+            Control::If(_) => ("IF", "THEN"),
+            Control::Else(_) => ("ELSE", "THEN"),
+            Control::Begin(_) => ("BEGIN", "UNTIL, AGAIN or WHILE … REPEAT"),
+            Control::While { .. } => ("WHILE", "REPEAT"),
+            Control::Do { .. } => ("DO", "LOOP or +LOOP"),
+        }
+    }
 }
 
 /// Where script output goes: stdout (buffered) or a buffer for tests.

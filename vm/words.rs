@@ -6,7 +6,7 @@
 //! Each entry: name, stack effect, flags, and the Rust that runs it.
 
 use crate::dictionary::WordKind;
-use crate::error::{ErrorKind, VmResult};
+use crate::error::{ErrorKind, VmError, VmResult};
 use crate::memory::{BASE_ADDR, STATE_ADDR};
 use crate::ops::Op;
 use crate::vm::{Control, HostWord, Vm};
@@ -132,13 +132,15 @@ pub fn register(vm: &mut Vm) {
 
         // ---- control structures ----
         compiler("IF", "( f -- )", |vm| {
-            let at = vm.emit(Op::JumpIfZero(0), vm.token_pos());
-            vm.definition("IF")?.control.push(Control::If(at));
+            let pos = vm.token_pos();
+            let at = vm.emit(Op::JumpIfZero(0), pos);
+            vm.definition("IF")?.open(Control::If(at), pos);
             Ok(())
         }),
         compiler("ELSE", "( -- )", |vm| {
-            let Some(Control::If(if_at)) = vm.definition("ELSE")?.control.pop() else {
-                return Err(ErrorKind::ControlFlow("ELSE without IF".into()).into());
+            let (if_at, if_pos) = match vm.definition("ELSE")?.close() {
+                Some((Control::If(at), pos)) => (at, pos),
+                other => return Err(vm.unbalanced("ELSE", "IF", other)),
             };
             // `IF ELSE` with nothing between: branch on the opposite
             // condition instead of jumping over an empty part.
@@ -146,50 +148,57 @@ pub fn register(vm: &mut Vm) {
                 if let Some(inverted) = vm.code.op(if_at).inverted_branch() {
                     vm.code.set(if_at, inverted);
                     vm.label();
-                    vm.definition("ELSE")?.control.push(Control::If(if_at));
+                    vm.definition("ELSE")?.open(Control::If(if_at), if_pos);
                     return Ok(());
                 }
             }
-            let at = vm.emit_plain(Op::Jump(0), vm.token_pos());
+            let pos = vm.token_pos();
+            let at = vm.emit_plain(Op::Jump(0), pos);
             let here = vm.label();
             vm.patch(if_at, here);
-            vm.definition("ELSE")?.control.push(Control::Else(at));
+            vm.definition("ELSE")?.open(Control::Else(at), pos);
             Ok(())
         }),
         compiler("THEN", "( -- )", then),
         compiler("ENDIF", "( -- )", then),
         compiler("BEGIN", "( -- )", |vm| {
+            let pos = vm.token_pos();
             let here = vm.label();
-            vm.definition("BEGIN")?.control.push(Control::Begin(here));
+            vm.definition("BEGIN")?.open(Control::Begin(here), pos);
             Ok(())
         }),
         compiler("UNTIL", "( f -- )", |vm| {
-            let Some(Control::Begin(dest)) = vm.definition("UNTIL")?.control.pop() else {
-                return Err(ErrorKind::ControlFlow("UNTIL without BEGIN".into()).into());
+            let dest = match vm.definition("UNTIL")?.close() {
+                Some((Control::Begin(dest), _)) => dest,
+                other => return Err(vm.unbalanced("UNTIL", "BEGIN", other)),
             };
             vm.emit(Op::JumpIfZero(dest), vm.token_pos());
             vm.label();
             Ok(())
         }),
         compiler("AGAIN", "( -- )", |vm| {
-            let Some(Control::Begin(dest)) = vm.definition("AGAIN")?.control.pop() else {
-                return Err(ErrorKind::ControlFlow("AGAIN without BEGIN".into()).into());
+            let dest = match vm.definition("AGAIN")?.close() {
+                Some((Control::Begin(dest), _)) => dest,
+                other => return Err(vm.unbalanced("AGAIN", "BEGIN", other)),
             };
             vm.emit_plain(Op::Jump(dest), vm.token_pos());
             vm.label();
             Ok(())
         }),
         compiler("WHILE", "( f -- )", |vm| {
-            let Some(Control::Begin(begin)) = vm.definition("WHILE")?.control.pop() else {
-                return Err(ErrorKind::ControlFlow("WHILE without BEGIN".into()).into());
+            let begin = match vm.definition("WHILE")?.close() {
+                Some((Control::Begin(begin), _)) => begin,
+                other => return Err(vm.unbalanced("WHILE", "BEGIN", other)),
             };
-            let exit = vm.emit(Op::JumpIfZero(0), vm.token_pos());
-            vm.definition("WHILE")?.control.push(Control::While { begin, exit });
+            let pos = vm.token_pos();
+            let exit = vm.emit(Op::JumpIfZero(0), pos);
+            vm.definition("WHILE")?.open(Control::While { begin, exit }, pos);
             Ok(())
         }),
         compiler("REPEAT", "( -- )", |vm| {
-            let Some(Control::While { begin, exit }) = vm.definition("REPEAT")?.control.pop() else {
-                return Err(ErrorKind::ControlFlow("REPEAT without BEGIN ... WHILE".into()).into());
+            let (begin, exit) = match vm.definition("REPEAT")?.close() {
+                Some((Control::While { begin, exit }, _)) => (begin, exit),
+                other => return Err(vm.unbalanced("REPEAT", "BEGIN … WHILE", other)),
             };
             vm.close_while_loop(begin, exit);
             let here = vm.label();
@@ -204,7 +213,7 @@ pub fn register(vm: &mut Vm) {
             let pos = vm.token_pos();
             let at = vm.emit_plain(Op::Leave(0), pos);
             let def = vm.definition("LEAVE")?;
-            match def.control.iter_mut().rev().find_map(|c| match c {
+            match def.control.iter_mut().rev().find_map(|(c, _)| match c {
                 Control::Do { leaves, .. } => Some(leaves),
                 _ => None,
             }) {
@@ -460,7 +469,17 @@ impl Vm {
     }
 
     pub fn find_or_fail(&self, name: &[u8]) -> VmResult<u32> {
-        self.dict.find(name).ok_or_else(|| ErrorKind::UndefinedWord(String::from_utf8_lossy(name).into_owned()).into())
+        self.dict.find(name).ok_or_else(|| self.undefined(name))
+    }
+
+    /// "undefined word", with the defined name it is closest to (words,
+    /// and the board's positions, which declarations take as names too).
+    pub fn undefined(&self, name: &[u8]) -> VmError {
+        let text = String::from_utf8_lossy(name).into_owned();
+        let words = self.dict.visible_names();
+        let positions = self.game.board.names.iter().map(String::as_str);
+        let hint = crate::suggest::did_you_mean(&text, words.iter().map(String::as_str).chain(positions)).map(Box::new);
+        ErrorKind::UndefinedWord(text, hint).into()
     }
 
     /// The host table index of a native word, by name.
@@ -488,9 +507,9 @@ fn create(vm: &mut Vm) -> VmResult<()> {
 }
 
 fn then(vm: &mut Vm) -> VmResult<()> {
-    let at = match vm.definition("THEN")?.control.pop() {
-        Some(Control::If(at)) | Some(Control::Else(at)) => at,
-        _ => return Err(ErrorKind::ControlFlow("THEN without IF".into()).into()),
+    let at = match vm.definition("THEN")?.close() {
+        Some((Control::If(at), _)) | Some((Control::Else(at), _)) => at,
+        other => return Err(vm.unbalanced("THEN", "IF", other)),
     };
     let here = vm.label();
     vm.patch(at, here);
@@ -502,13 +521,14 @@ fn do_loop(vm: &mut Vm, op: Op) -> VmResult<()> {
     let at = vm.emit_plain(op, pos);
     let body = vm.label();
     let leaves = if matches!(op, Op::QDo(_)) { vec![at] } else { Vec::new() };
-    vm.definition("DO")?.control.push(Control::Do { body, leaves });
+    vm.definition("DO")?.open(Control::Do { body, leaves }, pos);
     Ok(())
 }
 
 fn end_loop(vm: &mut Vm, op: Op) -> VmResult<()> {
-    let Some(Control::Do { body, leaves }) = vm.definition("LOOP")?.control.pop() else {
-        return Err(ErrorKind::ControlFlow("LOOP without DO".into()).into());
+    let (body, leaves) = match vm.definition("LOOP")?.close() {
+        Some((Control::Do { body, leaves }, _)) => (body, leaves),
+        other => return Err(vm.unbalanced("LOOP", "DO", other)),
     };
     vm.emit_plain(op.with_target(body), vm.token_pos());
     let after = vm.label();

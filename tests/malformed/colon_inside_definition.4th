@@ -1,3 +1,3 @@
-\ expect: undefined-word 3:3 word=OUTER
+\ expect: missing-semicolon 3:1
 : OUTER 1 2 +
 : INNER 3 ;

@@ -30,6 +30,8 @@ pub struct OpenBlocks {
     /// zeroes them, as the original's `$NewGame` erased the board; other
     /// data allotted inside `{board … board}` keeps its load-time value.
     pub board_parts: Vec<(i32, i32)>,
+    /// The blocks open now, outermost first, and where each opened.
+    open: Vec<(&'static str, crate::lexer::Pos)>,
 }
 
 /// One `{setup} Player Piece pos…` line, kept as the names it gave. The
@@ -42,6 +44,11 @@ pub struct SetupLine {
     pub positions: Vec<String>,
     /// Where the line is, for errors.
     pub at: crate::lexer::Pos,
+}
+
+/// " (did you mean `ne`?)" among the board's directions, or nothing.
+fn direction_hint(board: &super::Board, name: &str) -> String {
+    crate::suggest::did_you_mean(name, board.directions.iter().map(String::as_str)).map_or(String::new(), |h| format!(" ({h})"))
 }
 
 fn err(msg: impl Into<String>) -> VmError {
@@ -172,11 +179,12 @@ impl Vm {
     /// before its `{moves` blocks) is filled in when it comes.
     fn move_list_named(&mut self, after: &str) -> VmResult<usize> {
         let name = self.read_name(after)?;
+        let named_at = self.inputs.last().map_or(crate::lexer::Pos::NONE, |i| i.token);
         let lists = &mut self.game.move_lists;
         Ok(match lists.iter().rposition(|l| l.name == name) {
             Some(i) => i,
             None => {
-                lists.push(MoveListDecl { name, entries: Vec::new(), pending: true });
+                lists.push(MoveListDecl { name, entries: Vec::new(), pending: true, named_at });
                 lists.len() - 1
             }
         })
@@ -199,19 +207,57 @@ impl Vm {
         Ok(())
     }
 
+    /// A block opens: it must not be open already (its closing word was
+    /// forgotten, and the new block would overwrite it).
+    fn open_block(&mut self, block: &'static str) -> VmResult<()> {
+        if let Some(&(_, at)) = self.game.decl.open.iter().find(|(b, _)| *b == block) {
+            return Err(err(format!("{} before this `{block}`", self.unclosed(block, at))));
+        }
+        let pos = self.inputs.last().map_or(crate::lexer::Pos::NONE, |i| i.token);
+        self.game.decl.open.push((block, pos));
+        Ok(())
+    }
+
+    fn close_block(&mut self, block: &'static str) {
+        if let Some(i) = self.game.decl.open.iter().rposition(|(b, _)| *b == block) {
+            self.game.decl.open.remove(i);
+        }
+    }
+
+    /// "`{board` opened at f:3:1 is still open: `board}` missing".
+    fn unclosed(&self, block: &str, at: crate::lexer::Pos) -> String {
+        let opened = self.location(at).map_or(String::new(), |l| format!(" opened at {l}"));
+        format!("`{block}`{opened} is still open: `{}}}` missing", &block[1..])
+    }
+
     /// Everything loaded: the names declarations used before their
     /// definitions must exist now (a piece's move lists, the players'
     /// search engines). Every verb runs this after loading, `run` too.
     pub fn check_loaded(&self) -> VmResult<()> {
         let g = &self.game;
+        if let Some(&(block, at)) = g.decl.open.first() {
+            let mut e = err(format!("{} at the end of loading", self.unclosed(block, at)));
+            e.location = self.location(at);
+            return Err(e);
+        }
         if let Some(l) = g.move_lists.iter().find(|l| l.pending) {
-            return Err(err(format!("no move list named `{}` (a piece uses it; declare it with `{{moves {} … moves}}`)", l.name, l.name)));
+            let declared = g.move_lists.iter().filter(|d| !d.pending).map(|d| d.name.as_str());
+            let hint = match crate::suggest::did_you_mean(&l.name, declared) {
+                Some(h) => format!("; {h}"),
+                None => format!("; declare it with `{{moves {} … moves}}`", l.name),
+            };
+            let mut e = err(format!("no move list named `{}` (a piece uses it{hint})", l.name));
+            e.location = self.location(l.named_at);
+            e.word = Some("{moves}".into());
+            return Err(e);
         }
         for p in &g.players {
             if let Engine::Script(i) = p.engine {
                 let name = g.engine_names.get(i as usize).map_or("", String::as_str);
                 if self.dict.find(name.as_bytes()).is_none() {
-                    return Err(err(format!("the search engine of {} is `{name}`, which is not defined", p.name)));
+                    let words = self.dict.visible_names();
+                    let hint = crate::suggest::did_you_mean(name, words.iter().map(String::as_str)).map_or(String::new(), |h| format!(" ({h})"));
+                    return Err(err(format!("the search engine of {} is `{name}`, which is not defined{hint}", p.name)));
                 }
             }
         }
@@ -244,6 +290,7 @@ pub fn register(vm: &mut Vm) {
     let table = [
         // ---- the board ----
         word("{board", "( -- )", |vm| {
+            vm.open_block("{board")?;
             if vm.game.board.complete || vm.game.decl.board {
                 return Err(err("the board is declared twice (one `{board … board}` per game)"));
             }
@@ -319,6 +366,7 @@ pub fn register(vm: &mut Vm) {
             Ok(())
         }),
         word("board}", "( -- )", |vm| {
+            vm.close_block("{board");
             vm.open_board("board}")?;
             vm.mem.align();
             let n = vm.game.board.positions as i32;
@@ -336,6 +384,7 @@ pub fn register(vm: &mut Vm) {
         }),
         // ---- directions ----
         word("{directions", "( -- )", |vm| {
+            vm.open_block("{directions")?;
             if !vm.game.board.complete {
                 return Err(err("`{directions` needs the board first: declare `{board … board}` before it"));
             }
@@ -380,22 +429,25 @@ pub fn register(vm: &mut Vm) {
         word("{unlink}", "( \"name\" \"pos\" -- )", |vm| {
             let name = vm.read_name("{unlink}")?;
             let pos = vm.read_position("{unlink}")?;
-            let d = vm.game.board.direction_named(&name).ok_or_else(|| err(format!("`{{unlink}}`: no direction named `{name}`")))?;
+            let d = vm.game.board.direction_named(&name).ok_or_else(|| err(format!("`{{unlink}}`: no direction named `{name}`{}", direction_hint(&vm.game.board, &name))))?;
             vm.game.board.set_link(d, pos, -1);
             Ok(())
         }),
         word("directions}", "( -- )", |vm| {
+            vm.close_block("{directions");
             vm.game.decl.directions = false;
             Ok(())
         }),
         // ---- symmetries ----
         word("{symmetries", "( -- )", |vm| {
+            vm.open_block("{symmetries")?;
             vm.game.decl.symmetries_depth = Some(vm.depth());
             Ok(())
         }),
         word("{symmetry}", "( player \"d1\" \"d2\" -- player )", |vm| symmetry(vm, true)),
         word("{asymmetry}", "( player \"d1\" \"d2\" -- player )", |vm| symmetry(vm, false)),
         word("symmetries}", "( player... -- )", |vm| {
+            vm.close_block("{symmetries");
             if let Some(d) = vm.game.decl.symmetries_depth.take() {
                 vm.set_depth(d);
             }
@@ -403,6 +455,7 @@ pub fn register(vm: &mut Vm) {
         }),
         // ---- players ----
         word("{players", "( -- )", |vm| {
+            vm.open_block("{players")?;
             vm.game.decl.players = Some(Vec::new());
             Ok(())
         }),
@@ -423,6 +476,7 @@ pub fn register(vm: &mut Vm) {
             vm.set_engine("{search-engine}", Engine::Script(i as u32))
         }),
         word("players}", "( -- )", |vm| {
+            vm.close_block("{players");
             let list = vm.game.decl.players.take().ok_or_else(|| err("`players}` without `{players`"))?;
             if list.is_empty() {
                 return Err(err("`{players … players}` declares no player"));
@@ -438,6 +492,7 @@ pub fn register(vm: &mut Vm) {
         }),
         // ---- turn order ----
         word("{turn-order", "( -- )", |vm| {
+            vm.open_block("{turn-order")?;
             vm.game.decl.turns = Some((Vec::new(), None));
             Ok(())
         }),
@@ -464,6 +519,7 @@ pub fn register(vm: &mut Vm) {
             Ok(())
         }),
         word("turn-order}", "( -- )", |vm| {
+            vm.close_block("{turn-order");
             let (list, repeat) = vm.game.decl.turns.take().ok_or_else(|| err("`turn-order}` without `{turn-order`"))?;
             if list.is_empty() {
                 return Err(err("`{turn-order … turn-order}` has no `{turn}`"));
@@ -478,8 +534,9 @@ pub fn register(vm: &mut Vm) {
         }),
         // ---- move lists ----
         word("{moves", "( \"name\" -- )", |vm| {
+            vm.open_block("{moves")?;
             let name = vm.read_name("{moves")?;
-            vm.game.decl.moves = Some(MoveListDecl { name, entries: Vec::new(), pending: false });
+            vm.game.decl.moves = Some(MoveListDecl { name, entries: Vec::new(), pending: false, named_at: crate::lexer::Pos::NONE });
             Ok(())
         }),
         word("{move}", "( \"word\" -- )", |vm| {
@@ -499,6 +556,7 @@ pub fn register(vm: &mut Vm) {
             Ok(())
         }),
         word("moves}", "( -- )", |vm| {
+            vm.close_block("{moves");
             let list = vm.game.decl.moves.take().ok_or_else(|| err("`moves}` without `{moves`"))?;
             match vm.game.move_lists.iter_mut().find(|l| l.pending && l.name == list.name) {
                 Some(slot) => *slot = list,
@@ -507,6 +565,7 @@ pub fn register(vm: &mut Vm) {
             Ok(())
         }),
         word("{move-priorities", "( -- )", |vm| {
+            vm.open_block("{move-priorities")?;
             vm.game.decl.priorities = Some(Vec::new());
             Ok(())
         }),
@@ -518,12 +577,14 @@ pub fn register(vm: &mut Vm) {
             Ok(())
         }),
         word("move-priorities}", "( -- )", |vm| {
+            vm.close_block("{move-priorities");
             let list = vm.game.decl.priorities.take().ok_or_else(|| err("`move-priorities}` without `{move-priorities`"))?;
             vm.game.priorities = list;
             Ok(())
         }),
         // ---- pieces ----
         word("{pieces", "( -- )", |vm| {
+            vm.open_block("{pieces")?;
             vm.game.decl.pieces = true;
             Ok(())
         }),
@@ -571,11 +632,13 @@ pub fn register(vm: &mut Vm) {
             Ok(())
         }),
         word("pieces}", "( -- )", |vm| {
+            vm.close_block("{pieces");
             vm.game.decl.pieces = false;
             Ok(())
         }),
         // ---- setup ----
         word("{board-setup", "( -- )", |vm| {
+            vm.open_block("{board-setup")?;
             vm.game.decl.setup = Some(Vec::new());
             Ok(())
         }),
@@ -596,6 +659,7 @@ pub fn register(vm: &mut Vm) {
             Ok(())
         }),
         word("board-setup}", "( -- )", |vm| {
+            vm.close_block("{board-setup");
             let list = vm.game.decl.setup.take().ok_or_else(|| err("`board-setup}` without `{board-setup`"))?;
             vm.game.setup = list;
             Ok(())
@@ -628,7 +692,7 @@ fn symmetry(vm: &mut Vm, both: bool) -> VmResult<()> {
 
 fn read_direction(vm: &mut Vm, after: &str) -> VmResult<u32> {
     let name = vm.read_name(after)?;
-    vm.game.board.direction_named(&name).ok_or_else(|| err(format!("`{after}`: no direction named `{name}`")))
+    vm.game.board.direction_named(&name).ok_or_else(|| err(format!("`{after}`: no direction named `{name}`{}", direction_hint(&vm.game.board, &name))))
 }
 
 impl Vm {

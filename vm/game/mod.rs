@@ -94,6 +94,8 @@ pub struct MoveListDecl {
     pub entries: Vec<(u32, i32)>,
     /// Named by a piece but not declared yet.
     pub pending: bool,
+    /// Where a piece first named it (for the error if it never comes).
+    pub named_at: crate::lexer::Pos,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -1,0 +1,100 @@
+//! What a porter reads when a file is wrong, word for word: did-you-mean
+//! hints for names, the real cause of a definition or block left open, and
+//! a control structure closed by the wrong word. Each case is a small file
+//! run with `axforth run` from its own folder, so the paths are short.
+
+use pretty_assertions::assert_eq;
+use std::process::Command;
+
+/// stderr of `axforth run x.4th`, where x.4th holds `source`; it must fail.
+fn error_of(source: &str) -> String {
+    error_of_verb("run", source)
+}
+
+fn error_of_verb(verb: &str, source: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("axforth-messages-{}-{:x}", std::process::id(), hash(source)));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("x.4th"), source).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_axforth")).args([verb, "x.4th"]).current_dir(&dir).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!o.status.success(), "`{source}` should fail");
+    String::from_utf8_lossy(&o.stderr).trim_end().to_string()
+}
+
+fn hash(s: &str) -> u64 {
+    s.bytes().fold(1469598103934665603u64, |h, b| (h ^ b as u64).wrapping_mul(1099511628211))
+}
+
+const GAME: &str = "{board 3 3 {grid} board}\n{players {player} A {player} B players}\n";
+
+#[test]
+fn a_name_in_the_wrong_case_says_names_are_case_sensitive() {
+    assert_eq!(error_of("1 dup"), "error: undefined word: dup (names are case-sensitive: did you mean `DUP`?)\n  --> x.4th:1:3");
+    // And the other way round, for the game layer's lower-case words.
+    assert_eq!(
+        error_of(&format!("{GAME}: m ( -- ) FROM here move ;")),
+        "error: undefined word: FROM in `m` (names are case-sensitive: did you mean `from`?)\n  --> x.4th:3:12"
+    );
+}
+
+#[test]
+fn a_near_miss_names_the_closest_word() {
+    assert_eq!(error_of(": m ( -- ) emtpy? ;"), "error: undefined word: emtpy? in `m` (did you mean `empty?`?)\n  --> x.4th:1:12");
+    assert_eq!(error_of("1 2 SWAPP"), "error: undefined word: SWAPP (did you mean `SWAP`?)\n  --> x.4th:1:5");
+    assert_eq!(error_of("1 2 zebra"), "error: undefined word: zebra\n  --> x.4th:1:5", "nothing close: no guess");
+}
+
+#[test]
+fn declarations_suggest_their_own_names_where_they_are_used() {
+    let setup = format!("{GAME}: m ( -- ) ;\n{{moves man-moves {{move}} m moves}}\n{{pieces {{piece}} Man {{moves}} man-move pieces}}\n");
+    assert_eq!(
+        error_of(&setup),
+        "error: no move list named `man-move` (a piece uses it; did you mean `man-moves`?) in `{moves}`\n  --> x.4th:5:29"
+    );
+    // A setup's names are resolved as a game starts (`show` starts one).
+    let setup = format!("{GAME}{{pieces {{piece}} Man pieces}}\n{{board-setup {{setup}} A Mna a1 board-setup}}\n");
+    let e = error_of_verb("show", &setup);
+    assert!(e.contains("undefined word: Mna") && e.contains("did you mean `Man`?") && e.contains("x.4th:4:"), "{e}");
+    let dirs = "{board 3 3 {grid} board}\n{directions -1 0 {direction} north 1 0 {direction} south directions}\n{players {player} A {player} B players}\n{symmetries B {symmetry} north sout symmetries}\n";
+    let e = error_of(dirs);
+    assert!(e.starts_with("error: `{symmetry}`: no direction named `sout` (did you mean `south`?)"), "{e}");
+    assert!(e.contains("x.4th:4:"), "{e}");
+}
+
+#[test]
+fn a_definition_left_open_is_named_with_where_it_opened() {
+    assert_eq!(
+        error_of(": a 1 2\n: b 3 ;\n"),
+        "error: `;` missing: the definition of `a` opened at x.4th:1 is still open, and a new `:` begins here\n  --> x.4th:2:1"
+    );
+    assert_eq!(error_of(": a 1 2\n"), "error: `;` missing: the definition of `a` opened at x.4th:1 is still open, and the file ends\n  --> x.4th:1:3");
+    assert_eq!(
+        error_of(": a 1 2\n{board 3 3 {grid} board}\n"),
+        "error: `;` missing: the definition of `a` opened at x.4th:1 is still open, and `{board` begins a declaration block here\n  --> x.4th:2:1"
+    );
+}
+
+#[test]
+fn a_structure_closed_by_the_wrong_word_names_the_open_one() {
+    assert_eq!(
+        error_of(": a 10 0 DO I 5 > IF 1 LOOP ;"),
+        "error: unbalanced control structure: `IF` at x.4th:1:19 has no THEN before this `LOOP` in `a`\n  --> x.4th:1:24"
+    );
+    assert_eq!(
+        error_of(": a BEGIN 1 IF THEN ;"),
+        "error: unbalanced control structure: `BEGIN` at x.4th:1:5 has no UNTIL, AGAIN or WHILE … REPEAT before `;` in `a`\n  --> x.4th:1:21"
+    );
+    assert_eq!(error_of(": a 1 THEN ;"), "error: unbalanced control structure: THEN without IF in `a`\n  --> x.4th:1:7");
+}
+
+#[test]
+fn a_declaration_block_left_open_says_which_and_where() {
+    assert_eq!(
+        error_of("{board 3 3 {grid}\n{players {player} A players}\n"),
+        "error: `{board` opened at x.4th:1:1 is still open: `board}` missing at the end of loading\n  --> x.4th:1:1"
+    );
+    assert_eq!(
+        error_of(": m ( -- ) ;\n{moves a {move} m\n{moves b {move} m moves}\n"),
+        "error: `{moves` opened at x.4th:2:1 is still open: `moves}` missing before this `{moves` in `{moves`\n  --> x.4th:3:1"
+    );
+}
