@@ -64,7 +64,7 @@ fn shown_by_cli(text: &str) -> BTreeSet<(String, String)> {
             }
         }
     }
-    for line in lines.iter().skip(ranks.len() + 1) {
+    for line in lines.iter().skip(ranks.len() + 1).take_while(|l| !l.starts_with('(')) {
         if let Some((name, what)) = line.split_once(": ") {
             if !name.contains(' ') && what != "empty" {
                 pieces.insert((name.to_string(), what.to_string()));

@@ -64,9 +64,12 @@ fn show_draws_the_grid() {
     let o = axforth(&["show", OTHELLO, "--after", "Disc d3"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    // Row 3 has Black's new disc on d; row 4 now has two black discs.
-    assert!(out.contains("3  . . . D . . . .\n"), "{out}");
-    assert!(out.contains("4  . . . D D . . .\n"), "{out}");
+    // Row 3 has Black's new disc on d; row 4 now has two black discs. One
+    // piece type: each disc shows its owner's initial.
+    assert!(out.contains("3  . . . B . . . .\n"), "{out}");
+    assert!(out.contains("4  . . . B B . . .\n"), "{out}");
+    assert!(out.contains("(B = Black Disc, W = White Disc)\n"), "{out}");
+    assert!(out.contains("pieces on the board: Black 4, White 1\n"), "{out}");
     assert!(out.contains("   a b c d e f g h\n"), "{out}");
     assert!(out.contains("White to move, turn 2"), "{out}");
 }

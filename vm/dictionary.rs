@@ -55,7 +55,7 @@ pub struct Word {
 
 impl Word {
     pub fn display_name(&self) -> String {
-        String::from_utf8_lossy(&self.name).into_owned()
+        crate::error::printable(&self.name)
     }
 
     /// `>BODY`: the data-field address, for words that have one.

@@ -24,6 +24,8 @@ pub enum ErrorKind {
     AddressOutOfRange { addr: i32, len: u32, size: u32 },
     DataSpaceExhausted { wanted: i64, free: i64 },
     StepLimit { limit: u64 },
+    /// Stopped from outside (Ctrl-C in the REPL).
+    Interrupted,
     /// Script run by native words run by script…, too deep.
     NestingLimit { limit: u32 },
     UnsetDefer(String),
@@ -69,6 +71,7 @@ impl ErrorKind {
             AddressOutOfRange { .. } => "address-out-of-range",
             DataSpaceExhausted { .. } => "data-space-exhausted",
             StepLimit { .. } => "step-limit",
+            Interrupted => "interrupted",
             NestingLimit { .. } => "nesting-limit",
             UnsetDefer(_) => "unset-defer",
             NotAnXt(_) => "not-an-xt",
@@ -98,7 +101,7 @@ impl ErrorKind {
     /// runaway recursion go on branching.
     pub fn is_resource_limit(&self) -> bool {
         use ErrorKind::*;
-        matches!(self, StepLimit { .. } | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. })
+        matches!(self, StepLimit { .. } | Interrupted | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. })
     }
 
     /// What to do about it, shown after the word.
@@ -132,6 +135,7 @@ impl ErrorKind {
             }
             DataSpaceExhausted { wanted, free } => format!("data space exhausted: ALLOT of {wanted} bytes with {free} free"),
             StepLimit { limit } => format!("step budget of {limit} exhausted"),
+            Interrupted => "interrupted".into(),
             NestingLimit { limit } => format!(
                 "script called from native words nested deeper than {limit} (a move that plays itself, or generates moves inside a move word, without end?)"
             ),
@@ -157,6 +161,29 @@ impl ErrorKind {
             Resume => "resume".into(),
         }
     }
+}
+
+/// Source bytes as text to print: valid UTF-8 stays, control characters
+/// and bytes that are not UTF-8 become `\xNN`, so a binary file shows
+/// what it holds instead of driving the terminal.
+pub fn printable(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// A colon definition still open: its name, " opened at file:line", and

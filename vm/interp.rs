@@ -285,7 +285,9 @@ impl Vm {
             macro_rules! step {
                 () => {{
                     if self.steps_left == 0 {
-                        fail!(ErrorKind::StepLimit { limit: self.config.max_steps.unwrap_or(0) })
+                        if let Err(k) = self.next_step_slice() {
+                            fail!(k)
+                        }
                     }
                     self.steps_left -= 1;
                 }};
@@ -400,11 +402,11 @@ impl Vm {
                 Op::Execute => {
                     need!(1);
                     let xt = pop!();
-                    match self.dict.get(xt) {
+                    match self.dict.get(xt).map(|w| (w.step, w.entry)) {
                         // Direction tables + EXECUTE are the idiom of Axiom
                         // move words: step without a call frame.
-                        Some(w) if w.step.is_some() => walk!(w.step.unwrap_or(0)),
-                        Some(w) => call!(w.entry),
+                        Some((Some(step), _)) => walk!(step),
+                        Some((None, entry)) => call!(entry),
                         None if xt >= crate::game::play::MOVE_XT_BASE => {
                             sync!();
                             let result = self.execute_move_xt(xt);

@@ -48,7 +48,27 @@ impl Vm {
 
     /// Each top-level run gets the whole `--max-steps` budget.
     pub fn refill_steps(&mut self) {
-        self.steps_left = self.config.max_steps.unwrap_or(u64::MAX);
+        let budget = self.config.max_steps.unwrap_or(u64::MAX);
+        self.steps_left = if self.interrupt.is_some() { budget.min(STEP_SLICE) } else { budget };
+        self.steps_reserve = budget - self.steps_left;
+    }
+
+    /// The slice of steps ran out: stop if interrupted or the budget is
+    /// spent, else hand out the next slice.
+    #[cold]
+    pub(crate) fn next_step_slice(&mut self) -> Result<(), ErrorKind> {
+        if let Some(flag) = &self.interrupt {
+            if flag.swap(false, std::sync::atomic::Ordering::SeqCst) {
+                self.steps_reserve = 0;
+                return Err(ErrorKind::Interrupted);
+            }
+        }
+        if self.steps_reserve == 0 {
+            return Err(ErrorKind::StepLimit { limit: self.config.max_steps.unwrap_or(0) });
+        }
+        self.steps_left = self.steps_reserve.min(STEP_SLICE);
+        self.steps_reserve -= self.steps_left;
+        Ok(())
     }
 
     pub fn bye_requested(&self) -> bool {
@@ -309,6 +329,9 @@ fn resolve_load(dir: &Path, name: &str) -> Option<PathBuf> {
     }
     current.is_file().then_some(current)
 }
+
+/// Steps between two looks at the interrupt flag: a few milliseconds.
+const STEP_SLICE: u64 = 1 << 20;
 
 /// `{board`, `{players`, `{moves` …: a declaration block's first word,
 /// which never belongs inside a colon definition (`:` is caught by `:`).

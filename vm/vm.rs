@@ -186,6 +186,15 @@ pub struct Vm {
     /// Number of live frames.
     pub(crate) fp: u32,
     pub(crate) steps_left: u64,
+    /// Steps of the budget not handed to `steps_left` yet: with an
+    /// interrupt flag, the budget is handed out in slices, and the flag is
+    /// looked at between slices (never in the dispatch loop itself).
+    pub(crate) steps_reserve: u64,
+    /// Set from outside (Ctrl-C in the REPL) to stop the running code with
+    /// an "interrupted" error at its next call, loop or backward jump.
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Where WORDS wraps its lines.
+    pub columns: usize,
     /// Where the data stack of the innermost frame starts in `Stacks::ds`:
     /// `depth` and the cells `ds[ds_base + 1 ..]` are that frame's.
     pub(crate) ds_base: u32,
@@ -263,6 +272,9 @@ impl Vm {
             rdepth: 0,
             fp: 0,
             steps_left: config.max_steps.unwrap_or(u64::MAX),
+            steps_reserve: 0,
+            interrupt: None,
+            columns: 80,
             ds_base: 0,
             tolerant: false,
             host_ip: 0,
@@ -527,7 +539,7 @@ impl Vm {
         self.inputs.clear();
         self.def = None;
         let _ = self.mem.store(crate::memory::STATE_ADDR as i32, 0);
-        self.steps_left = self.config.max_steps.unwrap_or(u64::MAX);
+        self.refill_steps();
     }
 
     // ---- random numbers --------------------------------------------------

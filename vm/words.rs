@@ -417,9 +417,24 @@ pub fn register(vm: &mut Vm) {
         word("BYE", "( -- )", |_| Err(ErrorKind::Bye.into())),
         word("ABORT", "( -- )", |_| Err(ErrorKind::Abort("ABORT".into()).into())),
         word("WORDS", "( -- )", |vm| {
-            let names = vm.dict.visible_names().join(" ");
-            vm.emit_bytes(names.as_bytes());
-            vm.emit_bytes(b"\n");
+            // Wrapped at the terminal's width (the REPL sets `columns`).
+            let mut text = String::new();
+            let mut line = 0;
+            for name in vm.dict.visible_names() {
+                let width = name.chars().count();
+                if line > 0 && line + 1 + width > vm.columns {
+                    text.push('\n');
+                    line = 0;
+                }
+                if line > 0 {
+                    text.push(' ');
+                    line += 1;
+                }
+                text.push_str(&name);
+                line += width;
+            }
+            text.push('\n');
+            vm.emit_bytes(text.as_bytes());
             Ok(())
         }),
         word("SEE", "( \"name\" -- )", |vm| {
@@ -475,7 +490,7 @@ impl Vm {
     /// "undefined word", with the defined name it is closest to (words,
     /// and the board's positions, which declarations take as names too).
     pub fn undefined(&self, name: &[u8]) -> VmError {
-        let text = String::from_utf8_lossy(name).into_owned();
+        let text = crate::error::printable(name);
         let words = self.dict.visible_names();
         let positions = self.game.board.names.iter().map(String::as_str);
         let hint = crate::suggest::did_you_mean(&text, words.iter().map(String::as_str).chain(positions)).map(Box::new);

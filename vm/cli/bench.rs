@@ -23,7 +23,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub struct BenchOptions {
-    pub game: PathBuf,
+    /// The Othello script; None: the bundled one.
+    pub game: Option<PathBuf>,
     pub depth: u32,
     pub runs: u32,
     /// Which sections: perft, paths, engines, autoplay (empty: all).
@@ -32,20 +33,41 @@ pub struct BenchOptions {
     pub script_engine: Option<PathBuf>,
 }
 
+/// Where the bundled Othello is: under the current folder, beside the
+/// binary (in a release archive, or target/release of a checkout), or in
+/// the checkout the binary was built from.
+fn bundled(relative: &str) -> Result<PathBuf> {
+    let mut places = vec![PathBuf::from(".")];
+    if let Ok(exe) = std::env::current_exe() {
+        places.extend(exe.ancestors().skip(1).take(3).map(Path::to_path_buf));
+    }
+    places.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    places
+        .iter()
+        .map(|p| p.join(relative))
+        .find(|p| p.is_file())
+        .ok_or_else(|| anyhow!("cannot find the bundled {relative} from here or beside the binary: run in the axforth folder, or pass --game FILE"))
+}
+
 pub fn bench(config: Config, o: &BenchOptions) -> Result<()> {
+    let game = match &o.game {
+        Some(g) => g.clone(),
+        None => bundled("scripts/othello/othello.4th")?,
+    };
+    let game = game.as_path();
     let all = o.sections.is_empty();
     let wants = |s: &str| all || o.sections.iter().any(|x| x == s);
     if wants("perft") {
-        perft(config.clone(), &o.game, o.depth, o.runs)?;
+        perft(config.clone(), game, o.depth, o.runs)?;
     }
     if wants("paths") {
-        paths(config.clone(), &o.game)?;
+        paths(config.clone(), game)?;
     }
     if wants("engines") {
-        engines(config.clone(), &o.game, o.script_engine.as_deref())?;
+        engines(config.clone(), game, o.script_engine.as_deref())?;
     }
     if wants("autoplay") {
-        autoplay(config, &o.game)?;
+        autoplay(config, game)?;
     }
     Ok(())
 }

@@ -128,11 +128,14 @@ enum Command {
         /// The game's top .4th file
         game: PathBuf,
         /// The player you play (default: the first player)
-        #[arg(long)]
+        #[arg(long, conflicts_with = "watch")]
         human: Option<String>,
-        /// No human: the engines play every side
+        /// No human: the engines play every side, and the board is shown after every move
         #[arg(long)]
         watch: bool,
+        /// With --watch: seconds to pause after each move
+        #[arg(long, default_value = "0", value_parser = seconds, requires = "watch")]
+        delay: Duration,
         /// Stop after this many plies
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
@@ -201,9 +204,10 @@ enum Command {
         /// A variant whose first player has a ForthScript engine, for the engines section
         #[arg(long)]
         script_engine: Option<PathBuf>,
-        /// The Othello script to measure
-        #[arg(long, default_value = "scripts/othello/othello.4th")]
-        game: PathBuf,
+        /// The Othello script to measure (default: the bundled scripts/othello/othello.4th, found from
+        /// the current folder or beside the binary)
+        #[arg(long)]
+        game: Option<PathBuf>,
         /// Perft depth
         #[arg(long, default_value_t = 8)]
         depth: u32,
@@ -226,7 +230,9 @@ pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
 /// Moves to play first, from the start position.
 #[derive(Args)]
 struct After {
-    /// Moves in Zillions notation separated by `;`, e.g. "Disc d3; Disc c5"
+    /// Moves separated by `;`, e.g. "Disc d3; Disc c5": each the move's whole text, or whole words of it
+    /// (piece and player names may be left out, `-` stands for `x`, case and spaces do not matter),
+    /// or its last words when only one move ends so ("d3")
     #[arg(long, value_name = "MOVES")]
     after: Option<String>,
 }
@@ -270,8 +276,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             let options = bench::BenchOptions { game, depth, runs, sections, script_engine };
             bench::bench(config, &options).map(|_| ExitCode::SUCCESS)
         }
-        Command::Play { game, human, watch, max_plies, think, engine, after } => {
-            let options = play::PlayOptions { human: human.as_deref(), watch, max_plies, think, engine: engine.as_deref() };
+        Command::Play { game, human, watch, delay, max_plies, think, engine, after } => {
+            let options = play::PlayOptions { human: human.as_deref(), watch, max_plies, think, engine: engine.as_deref(), delay };
             play::play(config, &game, &options, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
     }

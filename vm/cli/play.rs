@@ -18,12 +18,30 @@ pub struct PlayOptions<'a> {
     pub think: std::time::Duration,
     /// `random`, `first` or `search` for every engine player.
     pub engine: Option<&'a str>,
+    /// With `watch`: the pause after each move's board.
+    pub delay: std::time::Duration,
+}
+
+const HELP: &str = "\
+  3          play move number 3 of the list
+  c3 - d4    play the move with this text; case and spaces do not matter
+             (c3-d4, C3 - D4), nor piece and player names, and the end of
+             a text is enough when one move ends so (d4)
+  moves, m   list the legal moves again
+  board, b   show the board again
+  quit, q    leave the game
+  help, ?    this help";
+
+fn print_numbered(texts: &[String]) {
+    for (i, t) in texts.iter().enumerate() {
+        println!("  {:>3}. {t}", i + 1);
+    }
 }
 
 /// A human against the engines the file assigns; `watch` lets the engines
 /// play every side.
 pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&str>) -> Result<()> {
-    let PlayOptions { human, watch, max_plies, think, engine } = *options;
+    let PlayOptions { human, watch, max_plies, think, engine, delay } = *options;
     let mut vm = start(config, game, after)?;
     vm.game.search.limits.time = Some(think);
     if let Some(name) = engine {
@@ -32,7 +50,7 @@ pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&s
             p.engine = engine;
         }
     }
-    let colour = std::io::stdout().is_terminal();
+    let colour = std::io::stdout().is_terminal() && console::colors_enabled();
     let human = if watch {
         None
     } else {
@@ -59,25 +77,49 @@ pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&s
         let m = if Some(me) == human {
             print!("{}", axforth::game::show::render(&vm, colour));
             let texts = vm.move_texts();
+            println!("{} to move, turn {}:", to_move(&vm), vm.game.turn.number);
+            print_numbered(&texts);
             loop {
-                println!("{} to move, turn {}: {}", to_move(&vm), vm.game.turn.number, texts.join(", "));
-                print!("your move (text or number, `quit`)> ");
+                print!("your move (number or text; `?` for help)> ");
                 std::io::stdout().flush()?;
                 let Some(line) = lines.next() else { return Ok(()) };
                 let line = line?;
                 let line = line.trim();
-                if line == "quit" {
-                    return Ok(());
+                match line {
+                    "" => continue,
+                    "quit" | "q" | "exit" => return Ok(()),
+                    "?" | "help" => {
+                        println!("{HELP}");
+                        continue;
+                    }
+                    "moves" | "m" => {
+                        print_numbered(&texts);
+                        continue;
+                    }
+                    "board" | "b" => {
+                        print!("{}", axforth::game::show::render(&vm, colour));
+                        continue;
+                    }
+                    _ => {}
                 }
                 if let Ok(n) = line.parse::<usize>() {
                     if (1..=texts.len()).contains(&n) {
                         break vm.game.store.current().start + n - 1;
                     }
+                    println!("there is no move {n}: the moves are numbered 1 to {}", texts.len());
+                    continue;
                 }
-                if let Some(m) = vm.find_move(line) {
-                    break m;
+                match vm.match_move(line) {
+                    Ok(m) => break m,
+                    Err(candidates) if candidates.len() > 1 => {
+                        let start = vm.game.store.current().start;
+                        println!("`{line}` is ambiguous; it could be:");
+                        for m in candidates {
+                            println!("  {:>3}. {}", m - start + 1, texts[m - start]);
+                        }
+                    }
+                    Err(_) => println!("`{line}` is not a legal move (`moves` lists them, `?` helps)"),
                 }
-                println!("`{line}` is not a legal move");
             }
         } else {
             let engine = vm.engine_to_move();
@@ -97,6 +139,10 @@ pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&s
         vm.game.store.pop_list();
         vm.remember_position();
         print_warnings(&mut vm);
+        if watch {
+            print!("{}", axforth::game::show::render(&vm, colour));
+            std::thread::sleep(delay);
+        }
     }
     vm.flush_output();
     println!("stopped after {max_plies} plies");

@@ -10,7 +10,7 @@ use std::path::Path;
 
 pub fn show(config: Config, game: &Path, after: Option<&str>, svg: Option<&Path>) -> Result<()> {
     let mut vm = start(config, game, after)?;
-    print!("{}", axforth::game::show::render(&vm, std::io::stdout().is_terminal()));
+    print!("{}", axforth::game::show::render(&vm, std::io::stdout().is_terminal() && console::colors_enabled()));
     if let Some(file) = svg {
         let scene = Scene::of(&vm.game);
         let title = game.file_stem().map_or_else(|| "board".into(), |s| s.to_string_lossy().into_owned());

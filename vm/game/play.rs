@@ -437,9 +437,15 @@ impl Vm {
     /// that loose text (`f4`, `d3`). A loose form must single out one
     /// move (moves with the same text count as one: the first is taken).
     pub fn find_move(&self, text: &str) -> Option<usize> {
+        self.match_move(text).ok()
+    }
+
+    /// The move `text` names (see `find_move`), or the moves it could
+    /// name: none, or several whose texts differ (ambiguous).
+    pub fn match_move(&self, text: &str) -> Result<usize, Vec<usize>> {
         let texts: Vec<(usize, String)> = self.game.store.current().map(|m| (m, move_text(&self.game, &self.mem, m))).collect();
         if let Some(&(m, _)) = texts.iter().find(|(_, t)| t == text) {
-            return Some(m);
+            return Ok(m);
         }
         let is_name = |w: &str| {
             self.game.pieces.iter().any(|p| p.name.eq_ignore_ascii_case(w)) || self.game.players.iter().any(|p| p.name.eq_ignore_ascii_case(w))
@@ -455,29 +461,31 @@ impl Vm {
             }
             kept.join(" ")
         };
-        // The move all matches agree on, if they are one text.
-        let single = |matches: Vec<&(usize, String)>| -> Option<usize> {
-            let first = matches.first()?;
-            matches.iter().all(|(_, t)| normalize(t) == normalize(&first.1)).then_some(first.0)
+        // The move all matches agree on, if they are one text; else all.
+        let pick = |matches: Vec<&(usize, String)>| -> Result<usize, Vec<usize>> {
+            match matches.first() {
+                Some(first) if matches.iter().all(|(_, t)| normalize(t) == normalize(&first.1)) => Ok(first.0),
+                _ => Err(matches.iter().map(|(m, _)| *m).collect()),
+            }
         };
         let want = normalize(text);
         if want.is_empty() {
-            return None;
+            return Err(Vec::new());
         }
-        if let Some(m) = single(texts.iter().filter(|(_, t)| normalize(t) == want).collect()) {
-            return Some(m);
+        if let Ok(m) = pick(texts.iter().filter(|(_, t)| normalize(t) == want).collect()) {
+            return Ok(m);
         }
         let want = loose(text);
         if want.is_empty() {
-            return None;
+            return Err(Vec::new());
         }
         let loose_texts: Vec<String> = texts.iter().map(|(_, t)| loose(t)).collect();
         let equal: Vec<&(usize, String)> = texts.iter().zip(&loose_texts).filter(|(_, l)| **l == want).map(|(t, _)| t).collect();
         if !equal.is_empty() {
-            return single(equal);
+            return pick(equal);
         }
         let suffix = format!(" {want}");
-        single(texts.iter().zip(&loose_texts).filter(|(_, l)| l.ends_with(&suffix)).map(|(t, _)| t).collect())
+        pick(texts.iter().zip(&loose_texts).filter(|(_, l)| l.ends_with(&suffix) || **l == want).map(|(t, _)| t).collect())
     }
 
     /// The texts of the current list.
@@ -507,9 +515,11 @@ impl Vm {
     }
 }
 
-/// Compares move texts loosely: case and spacing do not matter.
+/// Compares move texts loosely: case and spacing do not matter, nor
+/// spaces around `-` and `=` (`c3-d4` is `c3 - d4`).
 pub fn normalize(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
+    let spaced = text.replace('-', " - ").replace('=', " = ");
+    spaced.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
 }
 
 impl Vm {

@@ -1,33 +1,65 @@
 //! The board as text, for `axforth show` and `play`: a grid of one
-//! character per square (the first letter of the piece's name, upper case
-//! for the first player, lower case for the second, a colour for any
-//! further player), then the positions off the grid, then whose turn it is.
+//! character per square — the piece type's initial, upper case for the
+//! first player and lower case for the second; or, in a game of one piece
+//! type, the owner's initial (X and O, B and W) — then the positions off
+//! the grid, a legend of the letters used, and each player's piece count.
+//! With colour, each player's letters have their own colour.
 
 use super::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::Vm;
 
-const COLOURS: [&str; 4] = ["\x1b[36m", "\x1b[35m", "\x1b[33m", "\x1b[32m"];
+/// ANSI colours by seat; a player named after a colour gets that one.
+const SEAT_COLOURS: [&str; 6] = ["1;34", "1;31", "1;32", "1;33", "1;35", "1;36"];
+const NAMED_COLOURS: [(&str, &str); 6] = [("red", "1;31"), ("green", "1;32"), ("yellow", "1;33"), ("blue", "1;34"), ("magenta", "1;35"), ("cyan", "1;36")];
 
-fn letter(game: &Game, content: i32, colour: bool) -> String {
-    let t = content & PIECE_TYPE_MASK;
-    let c = game.piece_name(t).chars().find(|c| c.is_alphanumeric()).unwrap_or('?');
+/// How pieces are lettered: by their type's initial (upper case for the
+/// first player, lower for the second), or, in a game of one piece type
+/// whose players' initials differ (X and O, Black and White), by the
+/// owner's initial.
+fn by_owner(game: &Game) -> bool {
+    let types = game.piece_scan_limit.unwrap_or(game.pieces.len()).min(game.pieces.len());
+    let initials: Vec<char> = game.players.iter().filter_map(|p| p.name.chars().find(|c| c.is_alphanumeric()).map(|c| c.to_ascii_uppercase())).collect();
+    let mut distinct = initials.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    types == 1 && distinct.len() == initials.len() && initials.len() == game.players.len()
+}
+
+fn letter(game: &Game, content: i32, owners: bool) -> char {
     let i = super::generate::player_index(content & PLAYER_MASK);
-    match i {
-        0 => c.to_uppercase().to_string(),
-        1 => c.to_lowercase().to_string(),
-        _ if colour => format!("{}{}\x1b[0m", COLOURS[(i - 2) % COLOURS.len()], c.to_uppercase()),
-        _ => c.to_uppercase().to_string(),
+    if owners {
+        if let Some(c) = game.players.get(i).and_then(|p| p.name.chars().find(|c| c.is_alphanumeric())) {
+            return c.to_ascii_uppercase();
+        }
     }
+    let c = game.piece_name(content & PIECE_TYPE_MASK).chars().find(|c| c.is_alphanumeric()).unwrap_or('?');
+    match i {
+        1 => c.to_ascii_lowercase(),
+        _ => c.to_ascii_uppercase(),
+    }
+}
+
+fn paint(game: &Game, content: i32, text: char, colour: bool) -> String {
+    if !colour {
+        return text.to_string();
+    }
+    let i = super::generate::player_index(content & PLAYER_MASK);
+    let name = game.players.get(i).map(|p| p.name.to_lowercase()).unwrap_or_default();
+    let code = NAMED_COLOURS.iter().find(|(n, _)| name.contains(n)).map_or(SEAT_COLOURS[i % SEAT_COLOURS.len()], |(_, c)| c);
+    format!("\x1b[{code}m{text}\x1b[0m")
 }
 
 fn describe(game: &Game, content: i32) -> String {
     format!("{} {}", game.player_name(content), game.piece_name(content & PIECE_TYPE_MASK))
 }
 
-/// The board, one line per row, `colour` for players after the second.
+/// The board, one line per row, then the positions off the grid, a legend
+/// of every letter used and each player's count of pieces; `colour`: ANSI
+/// colours per player.
 pub fn render(vm: &Vm, colour: bool) -> String {
     let game = &vm.game;
     let b = &game.board;
+    let owners = by_owner(game);
     let cell = |pos: i32| b.get(&vm.mem, pos).unwrap_or(0);
     let mut out = String::new();
     let grid = (b.rows * b.cols) as usize;
@@ -39,7 +71,7 @@ pub fn render(vm: &Vm, colour: bool) -> String {
             for c in 0..b.cols {
                 let content = cell(r * b.cols + c);
                 out.push(' ');
-                out += &if content == 0 { ".".to_string() } else { letter(game, content, colour) };
+                out += &if content == 0 { ".".to_string() } else { paint(game, content, letter(game, content, owners), colour) };
             }
             out.push('\n');
         }
@@ -56,18 +88,28 @@ pub fn render(vm: &Vm, colour: bool) -> String {
         let what = if content == 0 { "empty".to_string() } else { describe(game, content) };
         out += &format!("{}: {what}\n", b.name(pos as i32));
     }
-    // A legend: which letter is whose piece.
+    // A legend: which letter is whose piece; then how many each player has.
     let mut legend: Vec<String> = Vec::new();
+    let mut counts: Vec<String> = Vec::new();
     for p in &game.players {
+        let mut count = 0;
         for (t, piece) in game.pieces.iter().enumerate() {
             let content = p.value | (t as i32 + 1);
+            let here = (0..b.positions as i32).filter(|&pos| cell(pos) == content).count();
+            count += here;
             if (0..grid as i32).any(|pos| cell(pos) == content) {
-                legend.push(format!("{} = {} {}", letter(game, content, colour), p.name, piece.name));
+                legend.push(format!("{} = {} {}", paint(game, content, letter(game, content, owners), colour), p.name, piece.name));
             }
+        }
+        if count > 0 || !p.neutral {
+            counts.push(format!("{} {count}", p.name));
         }
     }
     if !legend.is_empty() {
         out += &format!("({})\n", legend.join(", "));
+    }
+    if !counts.is_empty() {
+        out += &format!("pieces on the board: {}\n", counts.join(", "));
     }
     out
 }
