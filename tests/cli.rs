@@ -103,7 +103,8 @@ fn play_engine_overrides_the_files_engines() {
     let o = axforth(&["play", TICTACTOE, "--watch", "--engine", "first"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("X (first): X Mark a3\nO (first): O Mark b3\n"), "{out}");
+    let moves: Vec<&str> = out.lines().filter(|l| l.contains(" (first): ")).collect();
+    assert_eq!(moves[..2], ["X (first): X Mark a3", "O (first): O Mark b3"], "{out}");
     // X completes the a1-b2-c3 diagonal on its fourth move.
     assert!(out.trim_end().ends_with("game over: X has won"), "{out}");
 }
@@ -114,7 +115,7 @@ fn play_takes_the_humans_moves_from_the_terminal() {
     let o = axforth_with_input(&["play", TICTACTOE, "--human", "X"], "b2\nnonsense\nquit\n");
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("X to move, turn 1: X Mark a3"), "{out}");
+    assert!(out.contains("X to move, turn 1:\n    1. X Mark a3\n"), "{out}");
     assert!(out.contains("O (search): O Mark "), "{out}");
     assert!(out.contains("`nonsense` is not a legal move"), "{out}");
 }
