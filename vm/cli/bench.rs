@@ -2,6 +2,8 @@
 //! in one run (the machine is noisy; compare within a run):
 //! - `perft`: Othello perft in ForthScript against the native mailbox
 //!   reference on the same tables;
+//! - `games`: perft of every bundled game at its published depth
+//!   (tic-tac-toe 9, Othello 8, draughts 8, chess 5), checked;
 //! - `paths`: the native fast paths a script engine lives on
 //!   (`$CloneBoard`/`$DeallocateBoard`, `$GenerateMoves` + walk +
 //!   `$DeallocateMoves`), timed from ForthScript;
@@ -27,7 +29,7 @@ pub struct BenchOptions {
     pub game: Option<PathBuf>,
     pub depth: u32,
     pub runs: u32,
-    /// Which sections: perft, paths, engines, autoplay (empty: all).
+    /// Which sections: perft, games, paths, engines, autoplay (empty: all).
     pub sections: Vec<String>,
     /// A variant with a ForthScript engine for the `engines` section.
     pub script_engine: Option<PathBuf>,
@@ -59,6 +61,9 @@ pub fn bench(config: Config, o: &BenchOptions) -> Result<()> {
     let wants = |s: &str| all || o.sections.iter().any(|x| x == s);
     if wants("perft") {
         perft(config.clone(), game, o.depth, o.runs)?;
+    }
+    if wants("games") {
+        games(config.clone(), o.runs)?;
     }
     if wants("paths") {
         paths(config.clone(), game)?;
@@ -102,6 +107,42 @@ fn perft(config: Config, game: &Path, depth: u32, runs: u32) -> Result<()> {
     println!("{:<30} {:>9.3} {:>14.0}", "script (ForthScript)", script_best, script_nodes as f64 / script_best);
     println!("{:<30} {:>9.3} {:>14.0}", "native mailbox (Rust)", native_best, native_nodes as f64 / native_best);
     println!("script / native: {:.1}x", script_best / native_best);
+    println!();
+    Ok(())
+}
+
+/// The bundled games' perft at the depths of the published tables (and of
+/// the RBG peer benchmark), each checked against its published count.
+const PUBLISHED: &[(&str, u32, u64)] = &[
+    ("scripts/tictactoe/tictactoe.4th", 9, 127_872),
+    ("scripts/othello/othello.4th", 8, 390_216),
+    ("scripts/draughts/draughts.4th", 8, 845_931),
+    ("scripts/chess/chess.4th", 5, 4_865_609),
+];
+
+fn games(config: Config, runs: u32) -> Result<()> {
+    println!("== games: perft of the bundled games against the published counts (best of {runs})");
+    println!("{:<34} {:>5} {:>10} {:>9} {:>12}", "game", "depth", "nodes", "seconds", "nodes/s");
+    for &(file, depth, published) in PUBLISHED {
+        let Ok(path) = bundled(file) else {
+            println!("{file:<34} not found, skipped");
+            continue;
+        };
+        let mut vm = start(config.clone(), &path, None)?;
+        let mut best = f64::MAX;
+        let mut nodes = 0;
+        for _ in 0..runs.max(1) {
+            let t0 = Instant::now();
+            nodes = vm.perft(depth)?;
+            best = best.min(t0.elapsed().as_secs_f64());
+        }
+        vm.flush_output();
+        print_warnings(&mut vm);
+        if nodes != published {
+            bail!("{file}: perft {depth} = {nodes}, published {published}");
+        }
+        println!("{file:<34} {depth:>5} {nodes:>10} {best:>9.3} {:>12.0}", nodes as f64 / best);
+    }
     println!();
     Ok(())
 }

@@ -196,10 +196,10 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         summary_json: Option<PathBuf>,
     },
-    /// Benchmarks: Othello perft against a native reference, the engine fast paths, engine nodes/s, autoplay games/min
+    /// Benchmarks: Othello perft against a native reference, the bundled games' perft, the engine fast paths, engine nodes/s, autoplay games/min
     Bench {
         /// Sections to run (default: all)
-        #[arg(value_parser = ["perft", "paths", "engines", "autoplay"])]
+        #[arg(value_parser = ["perft", "games", "paths", "engines", "autoplay"])]
         sections: Vec<String>,
         /// A variant whose first player has a ForthScript engine, for the engines section
         #[arg(long)]
