@@ -1,0 +1,383 @@
+\ =====================================================================
+\  Chess -- pieces.4th : the pieces, the attack test, the move words
+\ =====================================================================
+\
+\  Legality.  The game layer has no legality hook: a move word adds
+\  only moves after which the mover's king is not attacked.  Asking that
+\  of every move with a full attack test would cost a scan of the
+\  king's eight lines per move, so the move words first find out what
+\  can go wrong, once per piece:
+\    - in check (the board variable `in-check`, worked out when the
+\      last move was played): every move gets the full test;
+\    - a piece on one of its king's lines may be pinned: walk that one
+\      line (pin-of); a pinned piece may move only along the pin line,
+\      which line-dir answers in one lookup per target;
+\    - otherwise every move the piece has is legal as it stands.
+\  King moves, castling and en passant (which empties two squares of a
+\  rank at once) always get the full test.
+\
+\  The full test (attacked?) reads the board as it would be after the
+\  move: the move word names the square the piece leaves (`ghost`),
+\  the en-passant victim (`ghost2`) and the square it lands on
+\  (`wall`: whatever stood there is captured and attacks nothing),
+\  instead of making the move.
+\
+\  Every move ends with a compiled call of after-move (with the move's
+\  squares and kind as one literal), which runs when the move is
+\  played -- in a game, in perft, in a ForthScript engine alike -- and
+\  updates the board variables: castling rights, the en-passant
+\  square, the halfmove clock, the king squares, the side to move and
+\  whether it is in check.
+
+{pieces
+	{piece} Pawn   {moves} pawn-moves   100 {value}
+	{piece} Knight {moves} knight-moves 320 {value}
+	{piece} Bishop {moves} bishop-moves 330 {value}
+	{piece} Rook   {moves} rook-moves   500 {value}
+	{piece} Queen  {moves} queen-moves  900 {value}
+	{piece} King   {moves} king-moves     0 {value}
+pieces}
+
+\ opponent ( player -- player' )  the other side
+: opponent ( player -- player' )
+	White Black + SWAP - ;
+
+\ king-of ( player -- sq )  where that player's king stands
+: king-of ( player -- sq )
+	player-index king-square @ ;
+
+\ near? ( a b -- ? )  are squares a and b at most one step apart?
+: near? ( a b -- ? )
+	2DUP 7 AND SWAP 7 AND - ABS 2 <		( a b cols-near? )
+	-ROT 8 / SWAP 8 / - ABS 2 < AND ;
+
+\ ---------------------------------------------------------------------
+\  The attack test.  `foe` is the attacking player; ghost, ghost2 and
+\  wall describe the move under test (-1: none).  The test walks
+\  `here`, so callers inside a move word put `here` back afterwards.
+\ ---------------------------------------------------------------------
+
+VARIABLE foe		\ the player whose pieces attack
+VARIABLE ghost		\ a square read as empty: the one the mover leaves
+VARIABLE ghost2		\ another: the pawn taken en passant
+VARIABLE wall		\ a square read as filled by the mover's piece
+
+\ no-move ( -- )  the test reads the board as it stands
+: no-move ( -- )
+	-1 ghost !  -1 ghost2 !  -1 wall ! ;
+
+\ seen ( -- c )  what stands at `here` as the test sees it: 0 for an
+\ empty square, -1 (nobody's piece) for the wall
+: seen ( -- c )
+	here wall @ = IF -1 EXIT THEN
+	here ghost @ = here ghost2 @ = OR IF 0 EXIT THEN
+	here piece-at ;
+
+\ first-piece ( xt -- c )  walk from `here` along direction xt to the first
+\ square that is not empty as the test sees it; what stands there, 0 if
+\ the walk leaves the board.  Empty squares come first: most are.
+: first-piece ( xt -- c )
+	BEGIN
+		DUP EXECUTE 0= IF DROP 0 EXIT THEN
+		here wall @ = IF DROP -1 EXIT THEN
+		empty? 0= IF
+			here ghost @ <> IF here ghost2 @ <> IF
+				DROP here piece-at EXIT
+			THEN THEN
+		THEN
+	AGAIN ;
+
+\ slider-attack? ( sq d -- ? )  does a foe queen, or a rook (lines 0-3)
+\ or a bishop (lines 4-7), see sq along line d?
+: slider-attack? ( sq d -- ? )
+	SWAP to  DUP compass first-piece		( d c )
+	SWAP 4 < IF Rook ELSE Bishop THEN foe @ OR	( c slider )
+	OVER = SWAP foe @ Queen OR = OR ;
+
+\ knight-attack? ( sq -- ? )  does a foe knight attack sq?  (A knight on
+\ the wall is being captured.)
+: knight-attack? ( sq -- ? )
+	knight-squares  foe @ Knight OR			( addr n )
+	8 0 DO
+		OVER I + C@  DUP 64 < IF
+			DUP wall @ <> SWAP piece-at 2 PICK = AND IF
+				2DROP TRUE UNLOOP EXIT
+			THEN
+		ELSE DROP THEN
+	LOOP
+	2DROP FALSE ;
+
+\ pawn-attack? ( sq xt -- ? )  is there a foe pawn one step from sq along xt?
+: pawn-attack? ( sq xt -- ? )
+	SWAP to EXECUTE IF seen foe @ Pawn OR = ELSE FALSE THEN ;
+
+\ pawns-attack? ( sq -- ? )  White pawns take toward the north, so they
+\ attack sq from its south-east and south-west; Black's the other way
+: pawns-attack? ( sq -- ? )
+	foe @ White = IF
+		DUP ['] se pawn-attack? SWAP ['] sw pawn-attack? OR
+	ELSE
+		DUP ['] ne pawn-attack? SWAP ['] nw pawn-attack? OR
+	THEN ;
+
+\ attacked? ( sq -- ? )  is sq attacked by a piece of `foe`?
+: attacked? ( sq -- ? )
+	DUP knight-attack? IF DROP TRUE EXIT THEN
+	8 0 DO
+		DUP I slider-attack? IF DROP TRUE UNLOOP EXIT THEN
+	LOOP
+	DUP pawns-attack? IF DROP TRUE EXIT THEN
+	foe @ king-of near? ;
+
+\ ---------------------------------------------------------------------
+\  after-move ( info -- ) runs when a move is played, after its edits.
+\  info = from + 64 * to + 4096 * kind, kind: 1 a capture, 2 a pawn move.
+\ ---------------------------------------------------------------------
+
+1 CONSTANT #capture	( -- kind )
+2 CONSTANT #pawn-move	( -- kind )
+
+VARIABLE moved-from
+VARIABLE moved-to
+
+: after-move ( info -- )
+	DUP 63 AND moved-from !  DUP 6 RSHIFT 63 AND moved-to !
+	12 RSHIFT					( kind )
+	DUP IF 0 halfmove-clock ! ELSE halfmove-clock ++ THEN
+	#capture AND IF men -- THEN
+	castling @  moved-from @ castle-keep AND  moved-to @ castle-keep AND
+	castling !
+	0 ep-square !
+	moved-to @ piece-at  DUP #PieceType AND	( c type )
+	DUP King = IF moved-to @ 2 PICK player-index king-square ! THEN
+	Pawn = IF
+		moved-to @ moved-from @ - ABS 16 = IF	\ a double step
+			moved-to @ moved-from @ + 2/ ep-square !
+		THEN
+	THEN
+	#Player AND DUP foe !				( mover )
+	opponent DUP side-to-move !
+	no-move  king-of attacked? in-check ! ;
+
+\ ---------------------------------------------------------------------
+\  Legality, per piece and per move.
+\ ---------------------------------------------------------------------
+
+VARIABLE my-king	\ the mover's king square
+VARIABLE pin		\ 1 + the line the piece is pinned on, 0 if none
+VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
+
+\ pin-of ( -- line+1 | 0 )  is the piece on `from` pinned to its king?
+\ Only if it stands on one of the king's lines with nothing between
+\ them, and the first piece beyond it is a foe slider of that line.
+: pin-of ( -- line+1|0 )
+	my-king @ from line-dir  DUP 0= IF EXIT THEN	( p )
+	my-king @ to  DUP 1- compass			( p xt )
+	BEGIN DUP EXECUTE DROP  here from <> WHILE
+		empty? 0= IF 2DROP 0 EXIT THEN		\ shielded by another piece
+	REPEAT
+	BEGIN DUP EXECUTE WHILE
+		empty? 0= IF
+			DROP piece  OVER 5 < IF Rook ELSE Bishop THEN	( p c s )
+			current-player opponent TUCK OR		( p c foe s )
+			ROT TUCK = -ROT SWAP Queen OR = OR	( p pinned? )
+			0= IF DROP 0 THEN EXIT
+		THEN
+	REPEAT
+	2DROP 0 ;
+
+\ wary? ( -- ? )  must every move get the full test?  In check, yes; and
+\ for moves of the side not to move (a script may ask for them), about
+\ whose king `in-check` says nothing.
+: wary? ( -- ? )
+	in-check @  current-player side-to-move @ <> OR ;
+
+\ piece-setup ( -- )  what the moves of the piece on `from` must watch
+: piece-setup ( -- )
+	current-player king-of my-king !
+	wary? IF 0 pin !  FALSE unhindered !  EXIT THEN
+	pin-of DUP pin !  0= unhindered !
+	back ;
+
+\ exposes? ( from to -- ? )  would moving a piece (not the king) from
+\ `from` to `to` leave the mover's king attacked?  `here` is kept.
+: exposes? ( from to -- ? )
+	wall ! ghost !  -1 ghost2 !
+	current-player opponent foe !
+	here  my-king @ attacked?  SWAP to ;
+
+\ legal? ( -- ? )  may the piece on `from` go to `here`?
+: legal? ( -- ? )
+	unhindered @ IF TRUE EXIT THEN
+	pin @ 0= IF from here exposes? 0= EXIT THEN	\ wary
+	my-king @ here line-dir pin @ = ;		\ pinned: stay on the line
+
+\ king-exposed? ( from to -- ? )  would the king going from `from` to
+\ `to` stand attacked there?  (`from` is read as empty: a slider's line
+\ through the king's old square goes on behind it.)  `here` is kept.
+: king-exposed? ( from to -- ? )
+	DUP wall !  SWAP ghost !  -1 ghost2 !
+	current-player opponent foe !
+	here SWAP attacked? SWAP to ;
+
+\ finish ( kind -- )  the edits are recorded: add the call of after-move
+\ that the move makes when played, and the move
+: finish ( kind -- )
+	6 LSHIFT here OR 6 LSHIFT from OR
+	COMPILE-LITERAL COMPILE after-move
+	add-move ;
+
+\ ---------------------------------------------------------------------
+\  Knights, bishops, rooks and queens.
+\ ---------------------------------------------------------------------
+
+\ slide ( d -- )  the moves along line d: empty squares, then maybe a capture
+: slide ( d -- )
+	back compass
+	BEGIN DUP EXECUTE WHILE
+		empty? IF
+			legal? IF from here move 0 finish THEN
+		ELSE
+			enemy? IF legal? IF from here move #capture finish THEN THEN
+			DROP EXIT
+		THEN
+	REPEAT
+	DROP ;
+
+: move-rook ( -- )	piece-setup  4 0 DO I slide LOOP ;
+: move-bishop ( -- )	piece-setup  8 4 DO I slide LOOP ;
+: move-queen ( -- )	piece-setup  8 0 DO I slide LOOP ;
+
+\ A pinned knight can never stay on its pin line.
+: move-knight ( -- )
+	piece-setup  pin @ 0= verify
+	from knight-squares
+	8 0 DO
+		DUP I + C@  DUP 64 < IF
+			to  friend? 0= IF
+				legal? IF
+					from here move  not-empty? #capture AND finish
+				THEN
+			THEN
+		ELSE DROP THEN
+	LOOP
+	DROP ;
+
+\ ---------------------------------------------------------------------
+\  The king: one step, and castling.
+\ ---------------------------------------------------------------------
+
+: king-steps ( -- )
+	8 0 DO
+		back  I compass EXECUTE IF
+			friend? 0= IF
+				from here king-exposed? 0= IF
+					from here move  not-empty? #capture AND finish
+				THEN
+			THEN
+		THEN
+	LOOP ;
+
+\ home-row ( sq -- sq' )  a square named from White's side, for the mover
+: home-row ( sq -- sq' )
+	current-player Black = IF 56 XOR THEN ;
+
+\ castle ( bit king-to rook-from rook-to between... )  is spelled out
+\ twice below; the king must not be in check, the squares between king
+\ and rook must be empty, and the king must not pass over or land on an
+\ attacked square.  The right itself says the king and the rook have
+\ never moved.
+
+\ may-castle? ( white-bit -- ? )  is this right (White's bit, or the
+\ same right of Black's, four times it) still held?
+: may-castle? ( white-bit -- ? )
+	current-player Black = IF 4 * THEN  castling @ AND 0<> ;
+
+\ safe-square? ( sq -- ? )  would the king, still on `from`, be safe on sq?
+: safe-square? ( sq -- ? )
+	from SWAP king-exposed? 0= ;
+
+: castle-short ( -- )
+	white-O-O may-castle? verify
+	from safe-square? verify			\ not out of check
+	f1 home-row empty-at? verify   g1 home-row empty-at? verify
+	f1 home-row safe-square? verify  g1 home-row safe-square? verify
+	g1 home-row to
+	from here move  h1 home-row f1 home-row move
+	0 finish ;
+
+: castle-long ( -- )
+	white-O-O-O may-castle? verify
+	from safe-square? verify
+	d1 home-row empty-at? verify   c1 home-row empty-at? verify
+	b1 home-row empty-at? verify
+	d1 home-row safe-square? verify  c1 home-row safe-square? verify
+	c1 home-row to
+	from here move  a1 home-row d1 home-row move
+	0 finish ;
+
+\ ---------------------------------------------------------------------
+\  Pawns.  `ahead`, `ahead-east` and `ahead-west` turn round for Black
+\  (board.4th), so these words serve both sides.
+\ ---------------------------------------------------------------------
+
+\ last-rank? ( sq -- ? )  does a pawn of the mover promote on sq?
+: last-rank? ( sq -- ? )
+	current-player White = IF 8 < ELSE 55 > THEN ;
+
+\ second-rank? ( sq -- ? )  may a pawn of the mover step two from sq?
+: second-rank? ( sq -- ? )
+	current-player White = IF 48 56 ELSE 8 16 THEN WITHIN ;
+
+\ promote ( kind type -- kind )  one promotion: the move, then the new type
+: promote ( kind type -- kind )
+	from here move  change-type  DUP finish ;
+
+\ pawn-to ( kind -- )  the pawn goes from `from` to `here`; on the last
+\ rank that is four moves, one per piece it may become
+: pawn-to ( kind -- )
+	#pawn-move OR
+	here last-rank? IF
+		Queen promote  Rook promote  Bishop promote  Knight promote  DROP
+	ELSE
+		from here move finish
+	THEN ;
+
+\ en-passant ( -- )  `here` is the en-passant square: take the pawn that
+\ skipped it.  Two pawns leave the rank at once, so always the full test.
+: en-passant ( -- )
+	from -8 AND  here 7 AND OR			( victim )
+	DUP ghost2 !  here wall !  from ghost !
+	current-player opponent foe !
+	here  my-king @ attacked?  SWAP to		( victim exposed? )
+	IF DROP EXIT THEN
+	from here move  capture-at
+	#capture #pawn-move OR finish ;
+
+\ pawn-capture ( -- )  `here` is a square the pawn attacks
+: pawn-capture ( -- )
+	enemy? IF legal? IF #capture pawn-to THEN EXIT THEN
+	ep-square @ DUP 0<> SWAP here = AND
+	current-player side-to-move @ = AND IF en-passant THEN ;
+
+: move-pawn ( -- )
+	piece-setup
+	ahead IF empty? IF
+		legal? IF 0 pawn-to THEN
+		from second-rank? IF
+			ahead DROP  empty? IF legal? IF from here move #pawn-move finish THEN THEN
+		THEN
+	THEN THEN
+	back ahead-east IF pawn-capture THEN
+	back ahead-west IF pawn-capture THEN ;
+
+{moves pawn-moves   {move} move-pawn   moves}
+{moves knight-moves {move} move-knight moves}
+{moves bishop-moves {move} move-bishop moves}
+{moves rook-moves   {move} move-rook   moves}
+{moves queen-moves  {move} move-queen  moves}
+{moves king-moves
+	{move} king-steps
+	{move} castle-short
+	{move} castle-long
+moves}
