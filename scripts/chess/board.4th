@@ -25,6 +25,7 @@
 	{variable} in-check	\ TRUE when side-to-move's king is attacked
 	{variable} men		\ pieces on the board, kings included
 	2 {array}  king-square	\ ( player-index -- addr ) each king's square
+	2 {array}  pinned	\ side-to-move's pinned pieces, a bit per square
 board}
 
 \ The halfmove clock is a {clock}: a board variable that is cloned with

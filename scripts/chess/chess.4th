@@ -127,8 +127,7 @@ VARIABLE initial-clock		0 initial-clock !	\ the halfmove clock
 	initial-castling @ castling-possible AND castling !
 	initial-ep @ ep-square !
 	initial-clock @ halfmove-clock !
-	current-player opponent foe !  no-move
-	current-player king-of attacked? in-check ! ;
+	assess ;
 
 : OnNewGame ( -- )
 	chess-setup ;

@@ -130,8 +130,82 @@ VARIABLE wall		\ a square read as filled by the mover's piece
 	foe @ king-of near? ;
 
 \ ---------------------------------------------------------------------
+\  What the side to move must watch, worked out once per position (when
+\  the move that leads there is played): whether its king is in check,
+\  and which of its pieces are pinned to it.  One walk along each of the
+\  king's eight lines finds both: a foe queen, rook or bishop that is
+\  the first piece on a line it moves along gives check; a friend that
+\  is the first piece, with such a foe behind it, is pinned.
+\ ---------------------------------------------------------------------
+
+\ pinned? ( sq -- ? )  is the piece on sq pinned?  (`pinned` holds one
+\ bit per square, squares 0-31 in cell 0, 32-63 in cell 1.)
+: pinned? ( sq -- ? )
+	DUP 5 RSHIFT pinned @  1 ROT 31 AND LSHIFT AND 0<> ;
+
+\ pin-square ( sq -- )  mark the piece on sq pinned
+: pin-square ( sq -- )
+	DUP 5 RSHIFT pinned SWAP  1 SWAP 31 AND LSHIFT  OVER @ OR SWAP ! ;
+
+\ line-slider? ( c d -- ? )  is content c a foe piece that moves along
+\ line d: a queen, or a rook on lines 0-3, a bishop on 4-7?
+: line-slider? ( c d -- ? )
+	4 < IF Rook ELSE Bishop THEN foe @ OR	( c slider )
+	OVER = SWAP foe @ Queen OR = OR ;
+
+VARIABLE candidate	\ the friend that may be pinned
+
+\ scan-line ( k d -- )  walk from the king on k along line d
+: scan-line ( k d -- )
+	SWAP to  DUP compass				( d xt )
+	BEGIN DUP EXECUTE WHILE
+		empty? 0= IF
+			here player-at foe @ = IF		\ a foe: does it check?
+				here piece-at ROT line-slider? IF TRUE in-check ! THEN
+				DROP EXIT
+			THEN
+			here candidate !			\ a friend: pinned?
+			BEGIN DUP EXECUTE WHILE
+				empty? 0= IF
+					here piece-at ROT line-slider? IF candidate @ pin-square THEN
+					DROP EXIT
+				THEN
+			REPEAT
+			2DROP EXIT
+		THEN
+	REPEAT
+	2DROP ;
+
+\ scan-lines ( k -- )  all eight lines of the king on k; pins start afresh
+: scan-lines ( k -- )
+	0 0 pinned !  0 1 pinned !
+	8 0 DO DUP I scan-line LOOP
+	DROP ;
+
+\ knight-jump? ( a b -- ? )  is b a knight's jump from a?
+: knight-jump? ( a b -- ? )
+	2DUP 7 AND SWAP 7 AND - ABS  -ROT 8 / SWAP 8 / - ABS  * 2 = ;
+
+\ pawn-checks? ( p k -- ? )  does the foe pawn on p attack the square k?
+\ White's pawns take toward row 0 (rank 8), Black's toward row 7.
+: pawn-checks? ( p k -- ? )
+	2DUP 7 AND SWAP 7 AND - ABS 1 =			( p k cols? )
+	-ROT 8 / SWAP 8 / -				( cols? rows )
+	foe @ White = IF -1 ELSE 1 THEN = AND ;
+
+\ assess ( -- )  in-check and pinned for side-to-move, from scratch
+: assess ( -- )
+	side-to-move @ DUP opponent foe !  king-of	( k )
+	no-move
+	DUP knight-attack? OVER pawns-attack? OR in-check !
+	scan-lines ;
+
+\ ---------------------------------------------------------------------
 \  after-move ( info -- ) runs when a move is played, after its edits.
 \  info = from + 64 * to + 4096 * kind, kind: 1 a capture, 2 a pawn move.
+\  The side that did not move cannot have been in check, so a knight or
+\  a pawn can check only if it is the piece that moved (or promoted);
+\  the lines find the rest, discovered checks included.
 \ ---------------------------------------------------------------------
 
 1 CONSTANT #capture	( -- kind )
@@ -148,16 +222,21 @@ VARIABLE moved-to
 	castling @  moved-from @ castle-keep AND  moved-to @ castle-keep AND
 	castling !
 	0 ep-square !
-	moved-to @ piece-at  DUP #PieceType AND	( c type )
-	DUP King = IF moved-to @ 2 PICK player-index king-square ! THEN
-	Pawn = IF
+	moved-to @ piece-at  DUP #Player AND DUP foe !	( c mover )
+	opponent DUP side-to-move !  king-of		( c k )
+	SWAP #PieceType AND				( k type )
+	DUP Pawn = IF
 		moved-to @ moved-from @ - ABS 16 = IF	\ a double step
 			moved-to @ moved-from @ + 2/ ep-square !
 		THEN
-	THEN
-	#Player AND DUP foe !				( mover )
-	opponent DUP side-to-move !
-	no-move  king-of attacked? in-check ! ;
+		moved-to @ 2 PICK pawn-checks?
+	ELSE DUP Knight = IF
+		moved-to @ 2 PICK knight-jump?
+	ELSE DUP King = IF
+		moved-to @ foe @ player-index king-square !  FALSE
+	ELSE FALSE THEN THEN THEN
+	in-check !  DROP				( k )
+	scan-lines ;
 
 \ ---------------------------------------------------------------------
 \  Legality, per piece and per move.
@@ -167,37 +246,24 @@ VARIABLE my-king	\ the mover's king square
 VARIABLE pin		\ 1 + the line the piece is pinned on, 0 if none
 VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 
-\ pin-of ( -- line+1 | 0 )  is the piece on `from` pinned to its king?
-\ Only if it stands on one of the king's lines with nothing between
-\ them, and the first piece beyond it is a foe slider of that line.
-: pin-of ( -- line+1|0 )
-	my-king @ from line-dir  DUP 0= IF EXIT THEN	( p )
-	my-king @ to  DUP 1- compass			( p xt )
-	BEGIN DUP EXECUTE DROP  here from <> WHILE
-		empty? 0= IF 2DROP 0 EXIT THEN		\ shielded by another piece
-	REPEAT
-	BEGIN DUP EXECUTE WHILE
-		empty? 0= IF
-			DROP piece  OVER 5 < IF Rook ELSE Bishop THEN	( p c s )
-			current-player opponent TUCK OR		( p c foe s )
-			ROT TUCK = -ROT SWAP Queen OR = OR	( p pinned? )
-			0= IF DROP 0 THEN EXIT
-		THEN
-	REPEAT
-	2DROP 0 ;
-
 \ wary? ( -- ? )  must every move get the full test?  In check, yes; and
 \ for moves of the side not to move (a script may ask for them), about
-\ whose king `in-check` says nothing.
+\ whose king `in-check` and `pinned` say nothing.
 : wary? ( -- ? )
 	in-check @  current-player side-to-move @ <> OR ;
 
 \ piece-setup ( -- )  what the moves of the piece on `from` must watch
 : piece-setup ( -- )
-	current-player king-of my-king !
-	wary? IF 0 pin !  FALSE unhindered !  EXIT THEN
-	pin-of DUP pin !  0= unhindered !
-	back ;
+	wary? IF
+		current-player king-of my-king !  0 pin !  FALSE unhindered !
+		EXIT
+	THEN
+	from pinned? IF
+		current-player king-of DUP my-king !  from line-dir pin !
+		FALSE unhindered !
+	ELSE
+		0 pin !  TRUE unhindered !
+	THEN ;
 
 \ exposes? ( from to -- ? )  would moving a piece (not the king) from
 \ `from` to `to` leave the mover's king attacked?  `here` is kept.
@@ -297,9 +363,13 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 : safe-square? ( sq -- ? )
 	from SWAP king-exposed? 0= ;
 
+\ not-in-check? ( -- ? )  is the king on `from` safe where it stands?
+: not-in-check? ( -- ? )
+	wary? IF from safe-square? ELSE TRUE THEN ;
+
 : castle-short ( -- )
 	white-O-O may-castle? verify
-	from safe-square? verify			\ not out of check
+	not-in-check? verify
 	f1 home-row empty-at? verify   g1 home-row empty-at? verify
 	f1 home-row safe-square? verify  g1 home-row safe-square? verify
 	g1 home-row to
@@ -308,7 +378,7 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 
 : castle-long ( -- )
 	white-O-O-O may-castle? verify
-	from safe-square? verify
+	not-in-check? verify
 	d1 home-row empty-at? verify   c1 home-row empty-at? verify
 	b1 home-row empty-at? verify
 	d1 home-row safe-square? verify  c1 home-row safe-square? verify
@@ -321,9 +391,10 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 \  (board.4th), so these words serve both sides.
 \ ---------------------------------------------------------------------
 
-\ last-rank? ( sq -- ? )  does a pawn of the mover promote on sq?
+\ last-rank? ( sq -- ? )  does a pawn promote on sq?  (Rank 8 or rank 1:
+\ a pawn reaches only the one ahead of it.)
 : last-rank? ( sq -- ? )
-	current-player White = IF 8 < ELSE 55 > THEN ;
+	8 - 48 U< 0= ;
 
 \ second-rank? ( sq -- ? )  may a pawn of the mover step two from sq?
 : second-rank? ( sq -- ? )
@@ -346,6 +417,7 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 \ en-passant ( -- )  `here` is the en-passant square: take the pawn that
 \ skipped it.  Two pawns leave the rank at once, so always the full test.
 : en-passant ( -- )
+	current-player king-of my-king !
 	from -8 AND  here 7 AND OR			( victim )
 	DUP ghost2 !  here wall !  from ghost !
 	current-player opponent foe !
@@ -357,8 +429,9 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 \ pawn-capture ( -- )  `here` is a square the pawn attacks
 : pawn-capture ( -- )
 	enemy? IF legal? IF #capture pawn-to THEN EXIT THEN
-	ep-square @ DUP 0<> SWAP here = AND
-	current-player side-to-move @ = AND IF en-passant THEN ;
+	ep-square @ here = IF				\ seldom: look closer
+		here 0<>  current-player side-to-move @ = AND IF en-passant THEN
+	THEN ;
 
 : move-pawn ( -- )
 	piece-setup
