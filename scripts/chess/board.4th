@@ -26,6 +26,7 @@
 	{variable} men		\ pieces on the board, kings included
 	2 {array}  king-square	\ ( player-index -- addr ) each king's square
 	2 {array}  pinned	\ side-to-move's pinned pieces, a bit per square
+	{variable} watch	\ TRUE when in check or a piece is pinned
 board}
 
 \ The halfmove clock is a {clock}: a board variable that is cloned with
@@ -130,23 +131,29 @@ fill-lines
 
 CREATE knight-rows  -2 , -2 , -1 , -1 ,  1 ,  1 ,  2 ,  2 ,
 CREATE knight-cols  -1 ,  1 , -2 ,  2 , -2 ,  2 , -1 ,  1 ,
-CREATE knight-table  512 ALLOT
+CREATE knight-table  576 ALLOT
 
-\ knight-jump ( sq i -- t | 255 )  the i-th knight jump from sq
-: knight-jump ( sq i -- t|255 )
+\ knight-squares ( sq -- addr )  sq's knight jumps, 9 bytes: how many,
+\ then the squares (a counted list: `COUNT` gives addr+1 n)
+: knight-squares ( sq -- addr )
+	9 * knight-table + ;
+
+\ knight-jump ( sq i -- t | -1 )  the i-th knight jump from sq
+: knight-jump ( sq i -- t|-1 )
 	OVER 8 / OVER CELLS knight-rows + @ +	( sq i r )
 	ROT 7 AND ROT CELLS knight-cols + @ +	( r c )
-	2DUP on-grid? IF SWAP 8 * + ELSE 2DROP 255 THEN ;
+	2DUP on-grid? IF SWAP 8 * + ELSE 2DROP -1 THEN ;
+
+\ add-jump ( t addr -- )  append t to the counted list at addr
+: add-jump ( t addr -- )
+	DUP C@ 1+ 2DUP SWAP C!  + C! ;
 
 : fill-knights ( -- )
+	knight-table 576 ERASE
 	64 0 DO  8 0 DO
-		J I knight-jump  J 8 * I + knight-table + C!
+		J I knight-jump  DUP 0< IF DROP ELSE J knight-squares add-jump THEN
 	LOOP  LOOP ;
 fill-knights
-
-\ knight-squares ( sq -- addr )  the 8 bytes of sq's knight jumps
-: knight-squares ( sq -- addr )
-	8 * knight-table + ;
 
 \ ---------------------------------------------------------------------
 \  Castling rights, one bit each, in the board variable `castling`.

@@ -97,13 +97,12 @@ VARIABLE wall		\ a square read as filled by the mover's piece
 \ knight-attack? ( sq -- ? )  does a foe knight attack sq?  (A knight on
 \ the wall is being captured.)
 : knight-attack? ( sq -- ? )
-	knight-squares  foe @ Knight OR			( addr n )
-	8 0 DO
-		OVER I + C@  DUP 64 < IF
-			DUP wall @ <> SWAP piece-at 2 PICK = AND IF
-				2DROP TRUE UNLOOP EXIT
-			THEN
-		ELSE DROP THEN
+	knight-squares COUNT  foe @ Knight OR  SWAP	( addr kn n )
+	0 DO
+		OVER I + C@
+		DUP wall @ <> SWAP piece-at 2 PICK = AND IF
+			2DROP TRUE UNLOOP EXIT
+		THEN
 	LOOP
 	2DROP FALSE ;
 
@@ -176,11 +175,13 @@ VARIABLE candidate	\ the friend that may be pinned
 	REPEAT
 	2DROP ;
 
-\ scan-lines ( k -- )  all eight lines of the king on k; pins start afresh
+\ scan-lines ( k -- )  all eight lines of the king on k; pins start
+\ afresh.  Then `watch`: is there anything to watch?
 : scan-lines ( k -- )
 	0 0 pinned !  0 1 pinned !
 	8 0 DO DUP I scan-line LOOP
-	DROP ;
+	DROP
+	in-check @  0 pinned @ OR  1 pinned @ OR  0<> watch ! ;
 
 \ knight-jump? ( a b -- ? )  is b a knight's jump from a?
 : knight-jump? ( a b -- ? )
@@ -239,31 +240,19 @@ VARIABLE moved-to
 	scan-lines ;
 
 \ ---------------------------------------------------------------------
-\  Legality, per piece and per move.
+\  Legality, per move.  `watch` (set with in-check and pinned) is TRUE
+\  when the side to move is in check or has a pinned piece; when it is
+\  FALSE, and the moves asked for are the side to move's, every
+\  pseudo-legal move is legal and one test per move says so.
 \ ---------------------------------------------------------------------
 
-VARIABLE my-king	\ the mover's king square
-VARIABLE pin		\ 1 + the line the piece is pinned on, 0 if none
-VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
+VARIABLE my-king	\ the mover's king square (on the slow path)
 
 \ wary? ( -- ? )  must every move get the full test?  In check, yes; and
 \ for moves of the side not to move (a script may ask for them), about
 \ whose king `in-check` and `pinned` say nothing.
 : wary? ( -- ? )
 	in-check @  current-player side-to-move @ <> OR ;
-
-\ piece-setup ( -- )  what the moves of the piece on `from` must watch
-: piece-setup ( -- )
-	wary? IF
-		current-player king-of my-king !  0 pin !  FALSE unhindered !
-		EXIT
-	THEN
-	from pinned? IF
-		current-player king-of DUP my-king !  from line-dir pin !
-		FALSE unhindered !
-	ELSE
-		0 pin !  TRUE unhindered !
-	THEN ;
 
 \ exposes? ( from to -- ? )  would moving a piece (not the king) from
 \ `from` to `to` leave the mover's king attacked?  `here` is kept.
@@ -272,11 +261,21 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 	current-player opponent foe !
 	here  my-king @ attacked?  SWAP to ;
 
-\ legal? ( -- ? )  may the piece on `from` go to `here`?
+\ careful-legal? ( -- ? )  legal? the long way: the full test when
+\ wary, else only a pinned piece is bound, to the line of its pin
+: careful-legal? ( -- ? )
+	current-player king-of my-king !
+	wary? IF from here exposes? 0= EXIT THEN
+	from pinned? 0= IF TRUE EXIT THEN
+	my-king @ here line-dir  my-king @ from line-dir = ;
+
+\ legal? ( -- ? )  may the piece on `from` (not the king) go to `here`?
+\ With watch FALSE (0), `watch @ current-player OR` is the player, and
+\ the moves are legal if he is the side to move; with watch TRUE (-1)
+\ it matches nobody.
 : legal? ( -- ? )
-	unhindered @ IF TRUE EXIT THEN
-	pin @ 0= IF from here exposes? 0= EXIT THEN	\ wary
-	my-king @ here line-dir pin @ = ;		\ pinned: stay on the line
+	watch @ current-player OR  side-to-move @ = IF TRUE EXIT THEN
+	careful-legal? ;
 
 \ king-exposed? ( from to -- ? )  would the king going from `from` to
 \ `to` stand attacked there?  (`from` is read as empty: a slider's line
@@ -293,6 +292,13 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 	COMPILE-LITERAL COMPILE after-move
 	add-move ;
 
+\ record ( kind -- )  the piece on `from` goes to `here`: the whole move
+: record ( kind -- )
+	from here move
+	6 LSHIFT here OR 6 LSHIFT from OR
+	COMPILE-LITERAL COMPILE after-move
+	add-move ;
+
 \ ---------------------------------------------------------------------
 \  Knights, bishops, rooks and queens.
 \ ---------------------------------------------------------------------
@@ -302,30 +308,26 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 	back compass
 	BEGIN DUP EXECUTE WHILE
 		empty? IF
-			legal? IF from here move 0 finish THEN
+			legal? IF 0 record THEN
 		ELSE
-			enemy? IF legal? IF from here move #capture finish THEN THEN
+			enemy? IF legal? IF #capture record THEN THEN
 			DROP EXIT
 		THEN
 	REPEAT
 	DROP ;
 
-: move-rook ( -- )	piece-setup  4 0 DO I slide LOOP ;
-: move-bishop ( -- )	piece-setup  8 4 DO I slide LOOP ;
-: move-queen ( -- )	piece-setup  8 0 DO I slide LOOP ;
+: move-rook ( -- )	4 0 DO I slide LOOP ;
+: move-bishop ( -- )	8 4 DO I slide LOOP ;
+: move-queen ( -- )	8 0 DO I slide LOOP ;
 
-\ A pinned knight can never stay on its pin line.
+\ A pinned knight never stays on its pin line: legal? refuses it all.
 : move-knight ( -- )
-	piece-setup  pin @ 0= verify
-	from knight-squares
-	8 0 DO
-		DUP I + C@  DUP 64 < IF
-			to  friend? 0= IF
-				legal? IF
-					from here move  not-empty? #capture AND finish
-				THEN
-			THEN
-		ELSE DROP THEN
+	from knight-squares COUNT			( addr n )
+	0 DO
+		DUP I + C@ to
+		friend? 0= IF
+			legal? IF  not-empty? #capture AND record  THEN
+		THEN
 	LOOP
 	DROP ;
 
@@ -338,7 +340,7 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 		back  I compass EXECUTE IF
 			friend? 0= IF
 				from here king-exposed? 0= IF
-					from here move  not-empty? #capture AND finish
+					not-empty? #capture AND record
 				THEN
 			THEN
 		THEN
@@ -365,7 +367,7 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 
 \ not-in-check? ( -- ? )  is the king on `from` safe where it stands?
 : not-in-check? ( -- ? )
-	wary? IF from safe-square? ELSE TRUE THEN ;
+	current-player side-to-move @ = IF in-check @ 0= ELSE from safe-square? THEN ;
 
 : castle-short ( -- )
 	white-O-O may-castle? verify
@@ -396,9 +398,11 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 : last-rank? ( sq -- ? )
 	8 - 48 U< 0= ;
 
-\ second-rank? ( sq -- ? )  may a pawn of the mover step two from sq?
+\ second-rank? ( sq -- ? )  may a pawn on sq step two?  On row 1 or 6
+\ (rank 7 or 2), whoever owns it: a pawn there that is about to promote
+\ instead finds no square two ahead (the step off the board fails).
 : second-rank? ( sq -- ? )
-	current-player White = IF 48 56 ELSE 8 16 THEN WITHIN ;
+	3 RSHIFT 1- 5 MOD 0= ;
 
 \ promote ( kind type -- kind )  one promotion: the move, then the new type
 : promote ( kind type -- kind )
@@ -411,7 +415,7 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 	here last-rank? IF
 		Queen promote  Rook promote  Bishop promote  Knight promote  DROP
 	ELSE
-		from here move finish
+		record
 	THEN ;
 
 \ en-passant ( -- )  `here` is the en-passant square: take the pawn that
@@ -434,11 +438,10 @@ VARIABLE unhindered	\ TRUE: every pseudo-legal move of the piece is legal
 	THEN ;
 
 : move-pawn ( -- )
-	piece-setup
 	ahead IF empty? IF
 		legal? IF 0 pawn-to THEN
 		from second-rank? IF
-			ahead DROP  empty? IF legal? IF from here move #pawn-move finish THEN THEN
+			ahead IF empty? IF legal? IF #pawn-move record THEN THEN THEN
 		THEN
 	THEN THEN
 	back ahead-east IF pawn-capture THEN
