@@ -1,16 +1,36 @@
 //! The board as text, for `axforth show` and `play`: a grid of one
-//! character per square (the first letter of the piece's name, upper case
-//! for the first player, lower case for the second, a colour for any
-//! further player), then the positions off the grid, then whose turn it is.
+//! character per square (a letter of the piece's name, upper case for the
+//! first player, lower case for the second, a colour for any further
+//! player), then the positions off the grid, then whose turn it is.
+//!
+//! Each piece type gets a letter of its own: its first letter, unless a
+//! piece with a shorter name (or as short and declared earlier) has it,
+//! then the next letter of its name that is free: chess's King and Knight
+//! read K and N.
 
 use super::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::Vm;
 
 const COLOURS: [&str; 4] = ["\x1b[36m", "\x1b[35m", "\x1b[33m", "\x1b[32m"];
 
+/// The letter of each piece type (index = type - 1).
+fn letters(game: &Game) -> Vec<char> {
+    let mut order: Vec<usize> = (0..game.pieces.len()).collect();
+    order.sort_by_key(|&i| (game.pieces[i].name.chars().count(), i));
+    let mut out = vec!['?'; game.pieces.len()];
+    let mut taken: Vec<char> = Vec::new();
+    for i in order {
+        let name: Vec<char> = game.pieces[i].name.chars().filter(|c| c.is_alphanumeric()).map(|c| c.to_ascii_uppercase()).collect();
+        let pick = name.iter().copied().find(|c| !taken.contains(c)).or(name.first().copied()).unwrap_or('?');
+        taken.push(pick);
+        out[i] = pick;
+    }
+    out
+}
+
 fn letter(game: &Game, content: i32, colour: bool) -> String {
     let t = content & PIECE_TYPE_MASK;
-    let c = game.piece_name(t).chars().find(|c| c.is_alphanumeric()).unwrap_or('?');
+    let c = letters(game).get((t - 1).max(0) as usize).copied().filter(|_| t > 0).unwrap_or('?');
     let i = super::generate::player_index(content & PLAYER_MASK);
     match i {
         0 => c.to_uppercase().to_string(),
