@@ -306,6 +306,23 @@ fn a_position_with_other_castling_rights_is_another_position() {
 }
 
 #[test]
+fn a_double_step_nobody_can_take_en_passant_leaves_the_same_position() {
+    // After 1.e4 no black pawn stands beside e4: there is no en-passant
+    // square, and the knights' dance brings the very same position back.
+    let mut vm = load_file("scripts/chess/chess.4th");
+    vm.remember_position();
+    play(&mut vm, "Pawn e2 - e4");
+    for _ in 0..2 {
+        for m in ["Knight g8 - f6", "Knight g1 - f3", "Knight f6 - g8"] {
+            play(&mut vm, m);
+            assert_eq!(verdict(&mut vm), UNKNOWN_SCORE, "after {m}");
+        }
+        play(&mut vm, "Knight f3 - g1");
+    }
+    assert_eq!(verdict(&mut vm), DRAW_SCORE, "the position after 1.e4 for the third time");
+}
+
+#[test]
 fn dead_material_draws() {
     let mut vm = position("dead-capture");
     assert_eq!(verdict(&mut vm), UNKNOWN_SCORE, "a pawn can still promote");

@@ -11,10 +11,11 @@
 \  The board variables hold what a chess position is besides its pieces
 \  (the FEN fields).  Being in the board, they are saved and restored
 \  with it by $CloneBoard, perft and the engines, so every move word may
-\  trust them.  The first three also make the position's identity for
-\  repetitions: two positions with other castling rights or another
-\  en-passant square are not the same.  The rest is derived from the
-\  position, kept only so that the move words need not work it out.
+\  trust them, and they are part of the position's identity (its key)
+\  for repetitions: another castling right or en-passant square makes
+\  another position.  The rest is derived from the position, kept so
+\  that the move words need not work it out again (the same position
+\  always has the same values, so the key does not change with them).
 
 {board
 	8 8 {grid}
@@ -30,9 +31,9 @@
 board}
 
 \ The halfmove clock is a {clock}: a board variable that is cloned with
-\ the board but is not part of the position's identity (its Zobrist
-\ key), or no position would ever repeat.  a8 = 0 can never be an
-\ en-passant square (those lie on ranks 3 and 6), so 0 means none.
+\ the board but is no part of the position's identity (its key), or no
+\ position would ever repeat.  a8 = 0 can never be an en-passant square
+\ (those lie on ranks 3 and 6), so 0 means none.
 
 {players
 	{player} White

@@ -3,16 +3,17 @@
 \ =====================================================================
 \
 \  Legality.  The game layer has no legality hook: a move word adds
-\  only moves after which the mover's king is not attacked.  Asking that
-\  of every move with a full attack test would cost a scan of the
-\  king's eight lines per move, so the move words first find out what
-\  can go wrong, once per piece:
-\    - in check (the board variable `in-check`, worked out when the
-\      last move was played): every move gets the full test;
-\    - a piece on one of its king's lines may be pinned: walk that one
-\      line (pin-of); a pinned piece may move only along the pin line,
-\      which line-dir answers in one lookup per target;
-\    - otherwise every move the piece has is legal as it stands.
+\  only moves after which the mover's king is not attacked.  A full
+\  attack test for every move would walk the king's eight lines once per
+\  move; instead, once per position -- when the move that leads there is
+\  played -- after-move works out whether the side to move is in check
+\  and which of its pieces are pinned (one walk along each of the
+\  king's lines finds both), and sums it up in the board variable
+\  `watch`.  Then, per move (legal?):
+\    - nothing to watch: every pseudo-legal move is legal, one test;
+\    - in check: the full test for every move;
+\    - a pinned piece may move only along its pin line, which line-dir
+\      answers in one lookup per target.
 \  King moves, castling and en passant (which empties two squares of a
 \  rank at once) always get the full test.
 \
@@ -26,8 +27,8 @@
 \  squares and kind as one literal), which runs when the move is
 \  played -- in a game, in perft, in a ForthScript engine alike -- and
 \  updates the board variables: castling rights, the en-passant
-\  square, the halfmove clock, the king squares, the side to move and
-\  whether it is in check.
+\  square, the halfmove clock, the men, the king squares, the side to
+\  move, check and pins.
 
 {pieces
 	{piece} Pawn   {moves} pawn-moves   100 {value}
@@ -215,6 +216,17 @@ VARIABLE candidate	\ the friend that may be pinned
 VARIABLE moved-from
 VARIABLE moved-to
 
+\ ep-possible? ( sq -- ? )  a pawn has just stepped two squares to sq:
+\ does a pawn of the side to move stand beside it?  Only then is there
+\ an en-passant square: a position is the same position, for
+\ repetitions, whether or not the last move was a double step that
+\ nobody can take.
+: ep-possible? ( sq -- ? )
+	side-to-move @ Pawn OR				( sq p )
+	OVER 7 AND 0> IF  OVER 1- piece-at OVER = IF 2DROP TRUE EXIT THEN  THEN
+	OVER 7 AND 7 < IF  OVER 1+ piece-at OVER = IF 2DROP TRUE EXIT THEN  THEN
+	2DROP FALSE ;
+
 : after-move ( info -- )
 	DUP 63 AND moved-from !  DUP 6 RSHIFT 63 AND moved-to !
 	12 RSHIFT					( kind )
@@ -228,7 +240,9 @@ VARIABLE moved-to
 	SWAP #PieceType AND				( k type )
 	DUP Pawn = IF
 		moved-to @ moved-from @ - ABS 16 = IF	\ a double step
-			moved-to @ moved-from @ + 2/ ep-square !
+			moved-to @ ep-possible? IF
+				moved-to @ moved-from @ + 2/ ep-square !
+			THEN
 		THEN
 		moved-to @ 2 PICK pawn-checks?
 	ELSE DUP Knight = IF
@@ -350,11 +364,12 @@ VARIABLE my-king	\ the mover's king square (on the slow path)
 : home-row ( sq -- sq' )
 	current-player Black = IF 56 XOR THEN ;
 
-\ castle ( bit king-to rook-from rook-to between... )  is spelled out
-\ twice below; the king must not be in check, the squares between king
-\ and rook must be empty, and the king must not pass over or land on an
-\ attacked square.  The right itself says the king and the rook have
-\ never moved.
+\ Castling, short and long, below: the right must still be held (which
+\ says that king and rook have never moved and the rook was never taken
+\ at home), the king must not be in check, the squares between king and
+\ rook must be empty, and the king must neither pass over nor land on
+\ an attacked square.  Written for White's squares; home-row turns them
+\ into Black's.
 
 \ may-castle? ( white-bit -- ? )  is this right (White's bit, or the
 \ same right of Black's, four times it) still held?
