@@ -268,6 +268,13 @@ fn fifty_moves_without_capture_or_pawn_move_draw() {
 }
 
 #[test]
+fn a_mate_on_the_hundredth_ply_wins() {
+    let mut vm = position("fifty-mate");
+    play(&mut vm, "Rook a1 - a8");
+    assert_eq!(verdict(&mut vm), LOSS_SCORE, "mated, though the clock says 100");
+}
+
+#[test]
 fn the_third_repetition_draws() {
     let mut vm = load_file("scripts/chess/chess.4th");
     vm.remember_position();
