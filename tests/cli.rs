@@ -75,6 +75,18 @@ fn show_draws_the_grid() {
 }
 
 #[test]
+fn show_gives_each_piece_type_its_own_letter() {
+    // King and Knight both start with K: the shorter name keeps it, the
+    // other takes its next free letter, N, as chess players write it.
+    let o = axforth(&["show", "scripts/chess/chess.4th"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("8  r n b q k b n r\n"), "{out}");
+    assert!(out.contains("1  R N B Q K B N R\n"), "{out}");
+    assert!(out.contains("N = White Knight") && out.contains("K = White King"), "{out}");
+}
+
+#[test]
 fn perft_prints_the_count() {
     let o = axforth(&["perft", TICTACTOE, "4"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -203,6 +203,21 @@ fn the_game_remembers_positions_until_repetition_reset() {
 }
 
 #[test]
+fn a_clock_is_cloned_with_the_board_but_is_no_part_of_the_position() {
+    // A move counter in the board must not make every position new:
+    // `{clock}` cells are saved and restored like `{variable}`s, zeroed by
+    // a new game, but left out of the key repetitions compare.
+    let src = "{board 2 2 {grid} {variable} score {clock} plies board} {players {player} A players}";
+    let mut vm = load(src);
+    assert_eq!(eval(&mut vm, "7 plies !  $CloneBoard  9 plies !  $DeallocateBoard  plies @"), vec![7]);
+    vm.remember_position();
+    assert_eq!(eval(&mut vm, "8 plies !  repetition-count"), vec![1], "another clock, the same position");
+    assert_eq!(eval(&mut vm, "1 score !  repetition-count  0 score !"), vec![0], "a {{variable}} still counts");
+    vm.new_game().unwrap();
+    assert_eq!(eval(&mut vm, "plies @"), vec![0]);
+}
+
+#[test]
 fn unbalanced_deallocate_is_an_error_not_a_crash() {
     let mut vm = load(GRID);
     let e = vm.run_text("t", b"$DeallocateBoard").unwrap_err();

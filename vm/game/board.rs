@@ -29,6 +29,10 @@ pub struct Board {
     pub complete: bool,
     /// Row 1 is the top row (`$flipGrid ON`).
     pub flipped: bool,
+    /// Addresses of the `{clock}` cells: board variables that are cloned
+    /// with the board but are no part of the position's identity (its
+    /// Zobrist key), such as a move counter.
+    pub unkeyed: Vec<u32>,
 }
 
 impl Board {

@@ -343,6 +343,20 @@ pub fn register(vm: &mut Vm) {
             vm.add_thunk_word(&name, WordKind::Variable(a), &[Op::Lit(a as i32), Op::Exit]);
             Ok(())
         }),
+        // A board variable that does not tell positions apart: cloned and
+        // restored with the board, zeroed by a new game, but left out of
+        // the position's key, so a counter (plies since the last capture)
+        // does not make every position new to repetitions and the
+        // transposition table.
+        word("{clock}", "( \"name\" -- )", |vm| {
+            vm.open_board("{clock}")?;
+            let (name, _) = vm.parse_name("{clock}")?;
+            let a = vm.mem.allot_cells_zeroed(4)?;
+            vm.game.decl.board_parts.push((a as i32, 4));
+            vm.game.board.unkeyed.push(a);
+            vm.add_thunk_word(&name, WordKind::Variable(a), &[Op::Lit(a as i32), Op::Exit]);
+            Ok(())
+        }),
         word("{array}", "( n \"name\" -- )", |vm| {
             vm.open_board("{array}")?;
             let (name, _) = vm.parse_name("{array}")?;

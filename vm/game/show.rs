@@ -4,6 +4,11 @@
 //! type, the owner's initial (X and O, B and W) — then the positions off
 //! the grid, a legend of the letters used, and each player's piece count.
 //! With colour, each player's letters have their own colour.
+//!
+//! Each piece type gets a letter of its own: its first letter, unless a
+//! piece with a shorter name (or as short and declared earlier) has it,
+//! then the next letter of its name that is free: chess's King and Knight
+//! read K and N.
 
 use super::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::Vm;
@@ -25,6 +30,21 @@ fn by_owner(game: &Game) -> bool {
     types == 1 && distinct.len() == initials.len() && initials.len() == game.players.len()
 }
 
+/// The letter of each piece type (index = type - 1).
+fn letters(game: &Game) -> Vec<char> {
+    let mut order: Vec<usize> = (0..game.pieces.len()).collect();
+    order.sort_by_key(|&i| (game.pieces[i].name.chars().count(), i));
+    let mut out = vec!['?'; game.pieces.len()];
+    let mut taken: Vec<char> = Vec::new();
+    for i in order {
+        let name: Vec<char> = game.pieces[i].name.chars().filter(|c| c.is_alphanumeric()).map(|c| c.to_ascii_uppercase()).collect();
+        let pick = name.iter().copied().find(|c| !taken.contains(c)).or(name.first().copied()).unwrap_or('?');
+        taken.push(pick);
+        out[i] = pick;
+    }
+    out
+}
+
 fn letter(game: &Game, content: i32, owners: bool) -> char {
     let i = super::generate::player_index(content & PLAYER_MASK);
     if owners {
@@ -32,7 +52,8 @@ fn letter(game: &Game, content: i32, owners: bool) -> char {
             return c.to_ascii_uppercase();
         }
     }
-    let c = game.piece_name(content & PIECE_TYPE_MASK).chars().find(|c| c.is_alphanumeric()).unwrap_or('?');
+    let t = content & PIECE_TYPE_MASK;
+    let c = if t > 0 { letters(game).get(t as usize - 1).copied().unwrap_or('?') } else { '?' };
     match i {
         1 => c.to_ascii_lowercase(),
         _ => c.to_ascii_uppercase(),

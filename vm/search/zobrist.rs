@@ -1,5 +1,6 @@
 //! Zobrist keys of positions: one random 64-bit key per cell of the board
-//! region (positions and board variables alike) from `rand_xoshiro`, mixed
+//! region (positions and board variables alike, but for `{clock}`
+//! variables, which are no part of the position) from `rand_xoshiro`, mixed
 //! with the cell's content, XORed together with a key for the place in
 //! the turn order. The keys feed the transposition table and the game's
 //! position history (repetitions).
@@ -91,9 +92,14 @@ impl Keys {
             self.first_position = first;
             self.positions = None;
         }
+        // `{clock}` cells are no part of the position.
+        let unkeyed = |i: usize| board.unkeyed.iter().any(|&a| a as usize == board.region as usize + 4 * i);
         let hash = |range: std::ops::Range<usize>| {
             let mut h = 0;
             for i in range {
+                if unkeyed(i) {
+                    continue;
+                }
                 let c = &bytes[4 * i..4 * i + 4];
                 let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
                 if v != 0 {
