@@ -98,3 +98,12 @@ fn a_declaration_block_left_open_says_which_and_where() {
         "error: `{moves` opened at x.4th:2:1 is still open: `moves}` missing before this `{moves` in `{moves`\n  --> x.4th:3:1"
     );
 }
+
+#[test]
+fn an_engine_that_never_comes_is_named_where_it_was_given() {
+    let src = "{board 3 3 {grid} board}\n: my-engine ( -- ) ;\n{players {player} A {search-engine} my-engien {player} B players}\n";
+    assert_eq!(
+        error_of(src),
+        "error: the search engine of A is `my-engien`, which is not defined (did you mean `my-engine`?) in `{search-engine}`\n  --> x.4th:3:37"
+    );
+}

@@ -257,7 +257,10 @@ impl Vm {
                 if self.dict.find(name.as_bytes()).is_none() {
                     let words = self.dict.visible_names();
                     let hint = crate::suggest::did_you_mean(name, words.iter().map(String::as_str)).map_or(String::new(), |h| format!(" ({h})"));
-                    return Err(err(format!("the search engine of {} is `{name}`, which is not defined{hint}", p.name)));
+                    let mut e = err(format!("the search engine of {} is `{name}`, which is not defined{hint}", p.name));
+                    e.location = g.engine_named_at.get(i as usize).and_then(|&at| self.location(at));
+                    e.word = Some("{search-engine}".into());
+                    return Err(e);
                 }
             }
         }
@@ -482,10 +485,12 @@ pub fn register(vm: &mut Vm) {
             // The engine word may be defined later: it is looked up (the
             // newest definition) each time it has to move.
             let name = vm.read_name("{search-engine}")?;
-            let names = &mut vm.game.engine_names;
-            let i = names.iter().position(|n| *n == name).unwrap_or_else(|| {
-                names.push(name);
-                names.len() - 1
+            let at = vm.inputs.last().map_or(crate::lexer::Pos::NONE, |i| i.token);
+            let g = &mut vm.game;
+            let i = g.engine_names.iter().position(|n| *n == name).unwrap_or_else(|| {
+                g.engine_names.push(name);
+                g.engine_named_at.push(at);
+                g.engine_names.len() - 1
             });
             vm.set_engine("{search-engine}", Engine::Script(i as u32))
         }),

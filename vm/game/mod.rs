@@ -154,6 +154,9 @@ pub struct Game {
     pub history: Vec<u64>,
     /// Names of the `{search-engine}` words.
     pub engine_names: Vec<String>,
+    /// Where each engine name was first given (for the error if the word
+    /// never comes).
+    pub engine_named_at: Vec<crate::lexer::Pos>,
     /// The engines' limits, clock and reports, and the transposition table.
     pub search: crate::search::Search,
 }

@@ -31,7 +31,7 @@ fn by_owner(game: &Game) -> bool {
 }
 
 /// The letter of each piece type (index = type - 1).
-fn letters(game: &Game) -> Vec<char> {
+pub fn letters(game: &Game) -> Vec<char> {
     let mut order: Vec<usize> = (0..game.pieces.len()).collect();
     order.sort_by_key(|&i| (game.pieces[i].name.chars().count(), i));
     let mut out = vec!['?'; game.pieces.len()];

@@ -149,7 +149,8 @@ fn style(game: &Game, seat: usize, piece: usize) -> Style {
             String::new()
         }
     } else {
-        piece_name.chars().find(|c| c.is_alphanumeric()).map(|c| c.to_uppercase().to_string()).unwrap_or_default()
+        // The letter the terminal board uses: chess's Knight is N beside the King's K.
+        crate::game::show::letters(game).get(piece).map(|c| c.to_string()).unwrap_or_default()
     };
     Style { name: format!("{} {}", player.name, piece_name), fill, ink: ink_for(fill), label, ring: lower == "king" }
 }
