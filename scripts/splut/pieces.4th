@@ -70,7 +70,8 @@ pieces}
 		ELSE
 			DROP
 		THEN
-	LOOP DROP ;
+	LOOP
+	rock-bit 1- rocks ! ;
 
 \ rock-index ( pos -- i | -1 )  the number of the Rock on pos
 : rock-index ( pos -- i )
@@ -144,6 +145,14 @@ pieces}
 : floating ( -- n )
 	first-step? IF 0 ELSE levitation @ THEN ;
 
+\ floatable ( -- mask )  the Rocks that may float with the Sorcerer's
+\ next step: the one floating already; or, when no levitation happened
+\ yet this turn, every Rock the previous player did not move; or none
+: floatable ( -- mask )
+	floating DUP 0< IF DROP 0 EXIT THEN
+	?DUP IF 1- rock-bit EXIT THEN
+	rocks @ locked INVERT AND ;
+
 \ record-step ( -- )  compile the call of new-step: the first action of
 \ every move (after the last `verify` that could reject it)
 : record-step ( -- )
@@ -176,15 +185,11 @@ VARIABLE step-to	\ the square the piece steps onto
 \  the turn goes without it, it is over for the turn.
 \ ---------------------------------------------------------------------
 
-\ may-float? ( i -- ? )  may Rock i float along with this step?
-: may-float? ( i -- ? )
-	floating ?DUP IF 1- = EXIT THEN		\ only the Rock already floating
-	DUP rock-square @ rock-at?
-	SWAP rock-bit locked AND 0= AND ;
+VARIABLE float-set	\ the Rocks that may float with this step
 
-\ float-rock ( i -- )  the Sorcerer's step, Rock i floating along
+\ float-rock ( i -- )  the Sorcerer's step to step-to, Rock i floating
+\ along in the same direction, if its way is free
 : float-rock ( i -- )
-	DUP may-float? 0= IF DROP EXIT THEN
 	DUP rock-square @ to
 	step-dir @ compass EXECUTE 0= IF DROP EXIT THEN	\ the Rock is at the edge
 	empty? here from = OR 0= IF DROP EXIT THEN	\ its way is blocked
@@ -194,17 +199,20 @@ VARIABLE step-to	\ the square the piece steps onto
 	COMPILE-LITERAL here COMPILE-LITERAL COMPILE levitated
 	add-move ;
 
-\ sorcerer-step ( i -- )  the Sorcerer's steps in direction i
-: sorcerer-step ( i -- )
-	turn-open? verify
-	step-target verify  empty? verify
+\ sorcerer-step ( -- )  onto the empty step-to, alone or with a Rock
+: sorcerer-step ( -- )
 	plain-step
-	4 0 DO I float-rock LOOP ;
+	4 0 DO
+		float-set @ I rock-bit AND IF I float-rock THEN
+	LOOP ;
 
-: sorcerer-n ( -- )  0 sorcerer-step ;
-: sorcerer-e ( -- )  1 sorcerer-step ;
-: sorcerer-s ( -- )  2 sorcerer-step ;
-: sorcerer-w ( -- )  3 sorcerer-step ;
+\ sorcerer-steps ( -- )  the Sorcerer's steps, in the four directions
+: sorcerer-steps ( -- )
+	turn-open? verify
+	floatable float-set !
+	#directions 0 DO
+		I step-target IF empty? IF sorcerer-step THEN THEN
+	LOOP ;
 
 \ pass-step ( -- )  no step is possible (or a throw ended the turn): the
 \ step passes.  It still counts as a step of this player's turn.
@@ -239,18 +247,18 @@ VARIABLE step-to	\ the square the piece steps onto
 	UNTIL
 	DROP add-move ;
 
-\ dwarf-step ( i -- )  the Dwarf's step or push in direction i
-: dwarf-step ( i -- )
+\ dwarf-steps ( -- )  the Dwarf's steps and pushes, in the four directions
+: dwarf-steps ( -- )
 	turn-open? verify
-	step-target verify
-	empty? IF plain-step EXIT THEN
-	step-dir @ compass line-end verify
-	push-line ;
-
-: dwarf-n ( -- )  0 dwarf-step ;
-: dwarf-e ( -- )  1 dwarf-step ;
-: dwarf-s ( -- )  2 dwarf-step ;
-: dwarf-w ( -- )  3 dwarf-step ;
+	#directions 0 DO
+		I step-target IF
+			empty? IF
+				plain-step
+			ELSE
+				step-dir @ compass line-end IF push-line THEN
+			THEN
+		THEN
+	LOOP ;
 
 \ ---------------------------------------------------------------------
 \  The Stonetroll: steps onto an empty square, and may pull along the
@@ -319,41 +327,33 @@ VARIABLE step-to	\ the square the piece steps onto
 	COMPILE thrown
 	add-move ;
 
-\ troll-step ( i -- )  the Stonetroll's steps in direction i
-: troll-step ( i -- )
+\ troll-steps ( -- )  the Stonetroll's steps, pulls and throws, in the
+\ four directions
+: troll-steps ( -- )
 	turn-open? verify
-	step-target verify
-	empty? IF plain-step pull-step EXIT THEN
-	rock? verify
-	4 0 DO I throw LOOP ;
-
-: troll-n ( -- )  0 troll-step ;
-: troll-e ( -- )  1 troll-step ;
-: troll-s ( -- )  2 troll-step ;
-: troll-w ( -- )  3 troll-step ;
+	#directions 0 DO
+		I step-target IF
+			empty? IF
+				plain-step pull-step
+			ELSE
+				rock? IF 4 0 DO I throw LOOP THEN
+			THEN
+		THEN
+	LOOP ;
 
 \ ---------------------------------------------------------------------
 \  The move lists.
 \ ---------------------------------------------------------------------
 
 {moves sorcerer-moves
-	{move} sorcerer-n {move-type} stepping
-	{move} sorcerer-e {move-type} stepping
-	{move} sorcerer-s {move-type} stepping
-	{move} sorcerer-w {move-type} stepping
-	{move} pass-step  {move-type} passing
+	{move} sorcerer-steps {move-type} stepping
+	{move} pass-step      {move-type} passing
 moves}
 
 {moves dwarf-moves
-	{move} dwarf-n {move-type} stepping
-	{move} dwarf-e {move-type} stepping
-	{move} dwarf-s {move-type} stepping
-	{move} dwarf-w {move-type} stepping
+	{move} dwarf-steps {move-type} stepping
 moves}
 
 {moves troll-moves
-	{move} troll-n {move-type} stepping
-	{move} troll-e {move-type} stepping
-	{move} troll-s {move-type} stepping
-	{move} troll-w {move-type} stepping
+	{move} troll-steps {move-type} stepping
 moves}

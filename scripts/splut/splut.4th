@@ -117,55 +117,68 @@ board-setup}
 VARIABLE my-sorcerer	VARIABLE my-troll	VARIABLE my-dwarf
 VARIABLE their-sorcerer	VARIABLE their-troll	VARIABLE their-dwarf
 
+\ Where a piece of each type goes (a Rock: nowhere), for each side.
+CREATE my-slots
+	0 , my-sorcerer , my-dwarf , my-troll , 0 ,
+CREATE their-slots
+	0 , their-sorcerer , their-dwarf , their-troll , 0 ,
+
+\ file ( pos piece -- )  note where that piece stands
+: file ( pos piece -- )
+	DUP #Player AND current-player = IF my-slots ELSE their-slots THEN
+	SWAP #PieceType AND CELLS + @
+	?DUP IF ! ELSE DROP THEN ;
+
 \ locate ( -- )  where the pieces of both teams stand (0: gone; position
 \ 0 is a grid corner outside the diamond)
 : locate ( -- )
 	0 my-sorcerer !  0 my-troll !  0 my-dwarf !
 	0 their-sorcerer !  0 their-troll !  0 their-dwarf !
 	#squares 0 DO
-		I square DUP piece-at DUP IF			( pos piece )
-			DUP #Player AND current-player = IF
-				#PieceType AND
-				DUP Sorcerer = IF DROP my-sorcerer ELSE
-				Stonetroll = IF my-troll ELSE my-dwarf THEN THEN
-			ELSE
-				#PieceType AND
-				DUP Rock = IF DROP 0 ELSE
-				DUP Sorcerer = IF DROP their-sorcerer ELSE
-				Stonetroll = IF their-troll ELSE their-dwarf THEN THEN THEN
-			THEN
-			?DUP IF ! ELSE DROP THEN
-		ELSE
-			2DROP
-		THEN
+		I square DUP piece-at ?DUP IF file ELSE DROP THEN
 	LOOP ;
+
+\ The orthogonal distance between any two squares of the grid, as a
+\ table of 81 x 81 bytes: the evaluation asks for it often.
+CREATE distances  81 81 * ALLOT
+: fill-distances ( -- )
+	81 0 DO
+		81 0 DO
+			I J distance  J 81 * I + distances + C!
+		LOOP
+	LOOP ;
+fill-distances
+
+\ reach ( troll rock -- n )  steps the troll needs to step onto the Rock
+\ (9: no troll)
+: reach ( troll rock -- n )
+	OVER 0= IF 2DROP 9 EXIT THEN
+	SWAP 81 * + distances + C@ ;
 
 \ open-line? ( rock target -- ? )  same row or column, and nothing but
 \ empty squares and Dwarves between them: a throw from there would hit
 : open-line? ( rock target -- ? )
 	DUP 0= IF 2DROP FALSE EXIT THEN
-	2DUP column SWAP column = IF
+	2DUP - 9 MOD 0= IF
 		2DUP < IF 9 ELSE -9 THEN
 	ELSE
-		2DUP row SWAP row = 0= IF 2DROP FALSE EXIT THEN
+		2DUP 9 / SWAP 9 / <> IF 2DROP FALSE EXIT THEN
 		2DUP < IF 1 ELSE -1 THEN
 	THEN						( rock target step )
 	ROT OVER +					( target step sq )
 	BEGIN 2 PICK OVER <> WHILE
-		DUP empty-at? OVER piece-type-at Dwarf = OR 0= IF
-			DROP 2DROP FALSE EXIT
+		DUP piece-at ?DUP IF
+			#PieceType AND Dwarf <> IF DROP 2DROP FALSE EXIT THEN
 		THEN
 		OVER +
 	REPEAT
 	DROP 2DROP TRUE ;
 
-\ reach ( troll rock -- n )  how many steps the troll needs to step onto
-\ the Rock (9: no troll)
-: reach ( troll rock -- n )
-	OVER 0= IF 2DROP 9 EXIT THEN
-	distance 9 MIN ;
-
-\ rock-score ( pos -- n )  one Rock, for current-player
+\ rock-score ( pos -- n )  one Rock, for current-player: a threat to the
+\ enemy Sorcerer is worth more the nearer our Troll is; a threat to ours
+\ costs more the nearer theirs is (and more than the other gains: the
+\ search sees our own throws, and losing the Sorcerer loses the game);
+\ and Trolls want to be near Rocks.
 : rock-score ( pos -- n )
 	0
 	OVER their-sorcerer @ open-line? IF
@@ -181,7 +194,7 @@ VARIABLE their-sorcerer	VARIABLE their-troll	VARIABLE their-dwarf
 	locate
 	0
 	4 0 DO
-		I rock-square @ DUP rock-at? IF rock-score + ELSE DROP THEN
+		rocks @ I rock-bit AND IF I rock-square @ rock-score + THEN
 	LOOP
 	my-dwarf @ IF 40 + THEN
 	their-dwarf @ IF 40 - THEN ;
