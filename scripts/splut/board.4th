@@ -33,7 +33,6 @@
 	{variable} moved-now		\ bit i: rock i moved during this turn
 	{variable} moved-before		\ bit i: rock i moved during the turn before
 	{variable} dead			\ the player whose Sorcerer was hit, or 0
-	{variable} steps-taken		\ steps made so far in this turn
 	{variable} rocks		\ bit i: Rock i is on the board (see find-rocks)
 	4 {array} rock-square		\ where each of the four Rocks stands
 board}

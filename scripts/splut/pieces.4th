@@ -96,12 +96,11 @@ pieces}
 	DUP last-mover @ <> IF
 		last-mover !
 		moved-now @ moved-before !  0 moved-now !
-		0 levitation !  turn-over OFF  0 steps-taken !
+		0 levitation !  turn-over OFF
 	ELSE
 		DROP
 		levitation @ 0> IF -1 levitation ! THEN
-	THEN
-	steps-taken ++ ;
+	THEN ;
 
 \ rock-moved ( from to -- )  the Rock on `from` went to `to` in this turn
 : rock-moved ( from to -- )
