@@ -57,7 +57,8 @@
 \  order below lists one entry per step (1, 2, then 3 each), so a
 \  search walks the steps one ply each ("depth 5" is five steps).  What
 \  a step must know of earlier steps lives in board variables (see
-\  pieces.4th); a stepping onto a Rock and its throw are one move.
+\  pieces.4th); a Stonetroll stepping onto a Rock and throwing it is one
+\  move.
 \
 \  Files: board.4th (the diamond, players, directions), pieces.4th (the
 \  pieces and their steps), this file, random.4th (both players
