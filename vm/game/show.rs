@@ -1,6 +1,7 @@
 //! The board as text, for `axforth show` and `play`: a grid of one
 //! character per square — the piece type's initial, upper case for the
-//! first player and lower case for the second; or, in a game of one piece
+//! first player and lower case for the second (neutral players, upper
+//! case, do not count); or, in a game of one piece
 //! type, the owner's initial (X and O, B and W) — then the positions off
 //! the grid, a legend of the letters used, and each player's piece count.
 //! With colour, each player's letters have their own colour.
@@ -54,9 +55,14 @@ fn letter(game: &Game, content: i32, owners: bool) -> char {
     }
     let t = content & PIECE_TYPE_MASK;
     let c = if t > 0 { letters(game).get(t as usize - 1).copied().unwrap_or('?') } else { '?' };
-    match i {
-        1 => c.to_ascii_lowercase(),
-        _ => c.to_ascii_uppercase(),
+    // The case tells the contestants apart: the second one (neutral
+    // owners, such as Splut!'s rock owners, do not count) is lower case.
+    let neutral = game.players.get(i).is_none_or(|p| p.neutral);
+    let rank = game.players.iter().take(i).filter(|p| !p.neutral).count();
+    if !neutral && rank == 1 {
+        c.to_ascii_lowercase()
+    } else {
+        c.to_ascii_uppercase()
     }
 }
 
