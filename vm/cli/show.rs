@@ -12,7 +12,7 @@ pub fn show(config: Config, game: &Path, after: Option<&str>, svg: Option<&Path>
     let mut vm = start(config, game, after)?;
     print!("{}", axforth::game::show::render(&vm, std::io::stdout().is_terminal() && console::colors_enabled()));
     if let Some(file) = svg {
-        let scene = Scene::of(&vm.game);
+        let scene = Scene::of(&vm);
         let title = game.file_stem().map_or_else(|| "board".into(), |s| s.to_string_lossy().into_owned());
         std::fs::write(file, axforth::view::svg::document(&scene, &scene.frame(&vm), &title))
             .with_context(|| format!("cannot write {}", file.display()))?;

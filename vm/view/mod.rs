@@ -156,10 +156,13 @@ fn style(game: &Game, seat: usize, piece: usize) -> Style {
 }
 
 impl Scene {
-    pub fn of(game: &Game) -> Scene {
+    /// The scene of the game loaded in `vm`; its board now decides which
+    /// squares are in play (see `playable`).
+    pub fn of(vm: &Vm) -> Scene {
+        let game = &vm.game;
         let b = &game.board;
         let grid = (b.rows * b.cols).max(0) as usize;
-        let on_board = playable(game);
+        let on_board = playable(vm);
         let mut squares = Vec::new();
         let mut labels = Vec::new();
         for r in 0..b.rows {
@@ -241,28 +244,57 @@ impl Scene {
     }
 }
 
-/// Which grid squares belong to the board: all of them, unless the game
-/// has directions and some squares are linked to nothing and from
-/// nothing (cut out of the grid, as diamond or cross boards are).
-fn playable(game: &Game) -> Vec<bool> {
-    let b = &game.board;
+/// Which squares belong to the board: those the directions lead to from
+/// where pieces stand; on an empty board, the largest group of squares
+/// the directions link together. The rest were cut out of the grid (a
+/// diamond or a cross board unlinks them). A game without directions
+/// keeps every square.
+fn playable(vm: &Vm) -> Vec<bool> {
+    let b = &vm.game.board;
     let n = b.positions;
-    let mut linked = vec![false; n];
-    for d in 0..b.directions.len() as u32 {
-        for pos in 0..n as i32 {
-            let to = b.link(d, pos);
-            if to >= 0 {
-                linked[pos as usize] = true;
-                if let Some(l) = linked.get_mut(to as usize) {
-                    *l = true;
-                }
+    let dirs = b.directions.len() as u32;
+    let next = |pos: usize| (0..dirs).map(move |d| b.link(d, pos as i32)).filter(move |&to| to >= 0 && (to as usize) < n).map(|to| to as usize);
+    if (0..n).all(|pos| next(pos).next().is_none()) {
+        return vec![true; n];
+    }
+    let mut keep = vec![false; n];
+    let mut queue: Vec<usize> = (0..n).filter(|&pos| b.get(&vm.mem, pos as i32).unwrap_or(0) != 0).collect();
+    if queue.is_empty() {
+        // Empty: grow groups along links both ways; keep the largest.
+        let mut group: Vec<usize> = (0..n).collect();
+        fn root(group: &mut [usize], mut i: usize) -> usize {
+            while group[i] != i {
+                group[i] = group[group[i]];
+                i = group[i];
+            }
+            i
+        }
+        for pos in 0..n {
+            for to in next(pos) {
+                let (a, c) = (root(&mut group, pos), root(&mut group, to));
+                group[a] = c;
+            }
+        }
+        let roots: Vec<usize> = (0..n).map(|i| root(&mut group, i)).collect();
+        let mut size = vec![0usize; n];
+        for &r in &roots {
+            size[r] += 1;
+        }
+        let largest = (0..n).max_by_key(|&r| size[r]).unwrap_or(0);
+        return roots.iter().map(|&r| r == largest).collect();
+    }
+    for &pos in &queue {
+        keep[pos] = true;
+    }
+    while let Some(pos) = queue.pop() {
+        for to in next(pos) {
+            if !keep[to] {
+                keep[to] = true;
+                queue.push(to);
             }
         }
     }
-    if !linked.iter().any(|&l| l) {
-        return vec![true; n];
-    }
-    linked
+    keep
 }
 
 /// The seat (0, 1, …) of a board content's owner.

@@ -31,7 +31,7 @@ pub fn of_moves(config: &Config, file: &Path, moves: &[String]) -> Result<(Vm, R
     vm.run_file(file).map_err(fail)?;
     vm.new_game().map_err(fail)?;
     vm.remember_position();
-    let scene = Scene::of(&vm.game);
+    let scene = Scene::of(&vm);
     let mut frames = vec![scene.frame(&vm)];
     let mut texts = Vec::with_capacity(moves.len());
     for (ply, text) in moves.iter().enumerate() {
