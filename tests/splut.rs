@@ -123,6 +123,7 @@ fn moves_of(vm: &mut Vm, piece: &str, square: &str) -> Vec<String> {
 ///    or d7 (2): 10.
 ///  - Troll d8-d7: the Sorcerer f8-f7 (1, e9 cannot float onto the
 ///    Dwarf); the Dwarf e8-e7 or d8 (2); the Troll four ways (4): 7.
+///
 /// perft 3 = 2 * (9 + 10 + 7) + (10 + 10 + 7) = 79.
 #[test]
 fn perft_from_the_start_counted_by_hand() {
