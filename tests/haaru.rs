@@ -203,7 +203,11 @@ fn a_full_board_without_a_line_is_the_second_players_win_as_set_up() {
     for (i, row) in FULL.iter().enumerate() {
         for (c, who) in row.split(' ').enumerate() {
             let name = format!(" {}{}", (b'a' + c as u8) as char, 6 - i);
-            if who == "R" { red.push_str(&name) } else { yellow.push_str(&name) }
+            if who == "R" {
+                red.push_str(&name)
+            } else {
+                yellow.push_str(&name)
+            }
         }
     }
     let setup = format!("{{board-setup {{setup}} Red Stone{red} {{setup}} Yellow Stone{yellow} board-setup}}");

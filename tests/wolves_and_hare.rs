@@ -99,10 +99,7 @@ fn the_start_position() {
     assert_eq!(vm.player_to_move(), HARES, "the hare moves first");
     assert_eq!(moves(&mut vm), ["Hare d8 - c7", "Hare d8 - e7"]);
     play(&mut vm, "d8 - c7");
-    assert_eq!(
-        moves(&mut vm),
-        ["Wolf a1 - b2", "Wolf c1 - b2", "Wolf c1 - d2", "Wolf e1 - d2", "Wolf e1 - f2", "Wolf g1 - f2", "Wolf g1 - h2"]
-    );
+    assert_eq!(moves(&mut vm), ["Wolf a1 - b2", "Wolf c1 - b2", "Wolf c1 - d2", "Wolf e1 - d2", "Wolf e1 - f2", "Wolf g1 - f2", "Wolf g1 - h2"]);
 }
 
 #[test]
