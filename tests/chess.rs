@@ -4,55 +4,16 @@
 //! variant of scripts/chess/chess.4th with its own setup) whose answers
 //! are counted by hand or are the rules' own.
 
+mod common;
+
+use common::game::{load_file, moves, play, result as verdict};
 use axforth::game::{DRAW_SCORE, LOSS_SCORE, UNKNOWN_SCORE};
-use axforth::{Config, Vm};
+use axforth::Vm;
 use pretty_assertions::assert_eq;
-use std::path::Path;
-
-fn config() -> Config {
-    Config { seed: Some(7), ..Config::default() }
-}
-
-fn load_file(path: &str) -> Vm {
-    let mut vm = Vm::new(config()).unwrap();
-    vm.capture_output();
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    if let Err(e) = vm.run_file(&p) {
-        panic!("loading {path}:\n{e}");
-    }
-    vm.new_game().unwrap_or_else(|e| panic!("starting {path}:\n{e}"));
-    vm
-}
 
 /// A position of tests/chess/.
 fn position(name: &str) -> Vm {
     load_file(&format!("tests/chess/{name}.4th"))
-}
-
-/// The legal moves of the player to move, as text.
-fn moves(vm: &mut Vm) -> Vec<String> {
-    vm.generate_turn().unwrap_or_else(|e| panic!("{e}"));
-    let texts = vm.move_texts();
-    vm.game.store.pop_list();
-    texts
-}
-
-/// Plays the move with this text, and remembers the position reached
-/// (as the game loop does, for repetitions).
-fn play(vm: &mut Vm, text: &str) {
-    vm.generate_turn().unwrap();
-    let m = vm.find_move(text).unwrap_or_else(|| panic!("`{text}` is not legal; legal: {:?}", vm.move_texts()));
-    vm.make_move(m).unwrap_or_else(|e| panic!("{e}"));
-    vm.game.store.pop_list();
-    vm.remember_position();
-}
-
-/// `OnIsGameOver` for the player to move.
-fn verdict(vm: &mut Vm) -> i32 {
-    vm.generate_turn().unwrap();
-    let r = vm.game_result().unwrap_or_else(|e| panic!("{e}"));
-    vm.game.store.pop_list();
-    r
 }
 
 fn perfts(vm: &mut Vm, published: &[u64], what: &str) {

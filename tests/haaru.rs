@@ -3,63 +3,17 @@
 //! the rules on small hand-made games, and the depth-5 engine against
 //! `{random}`.
 
-use axforth::game::{moves::move_text, LOSS_SCORE, UNKNOWN_SCORE, WIN_SCORE};
-use axforth::{Config, Vm};
-use pretty_assertions::assert_eq;
-use std::path::Path;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn config() -> Config {
-    Config { seed: Some(7), ..Config::default() }
-}
-
-fn load_file(path: &str) -> Vm {
-    let mut vm = Vm::new(config()).unwrap();
-    vm.capture_output();
-    let p = root().join(path);
-    if let Err(e) = vm.run_file(&p) {
-        panic!("loading {path}:\n{e}");
-    }
-    vm.new_game().unwrap_or_else(|e| panic!("starting {path}:\n{e}"));
-    vm
-}
+mod common;
 
 /// The game with more source after it (another setup, another depth).
 fn load_with(path: &str, more: &str) -> Vm {
-    let mut vm = Vm::new(config()).unwrap();
-    vm.capture_output();
-    let src = format!("LOAD {}\n{more}", root().join(path).display());
-    vm.run_text("test", src.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
-    vm.new_game().unwrap_or_else(|e| panic!("{e}"));
-    vm
+    common::game::load_with(path, more, 7)
 }
 
-/// The legal moves of the player to move, as text.
-fn moves(vm: &mut Vm) -> Vec<String> {
-    vm.generate_turn().unwrap_or_else(|e| panic!("{e}"));
-    let texts = vm.move_texts();
-    vm.game.store.pop_list();
-    texts
-}
-
-/// Plays the move with this text (`c1` is enough).
-fn play(vm: &mut Vm, text: &str) {
-    vm.generate_turn().unwrap();
-    let m = vm.find_move(text).unwrap_or_else(|| panic!("`{text}` is not legal; legal: {:?}", vm.move_texts()));
-    vm.make_move(m).unwrap_or_else(|e| panic!("{e}"));
-    vm.game.store.pop_list();
-}
-
-/// `OnIsGameOver` for the player to move.
-fn result(vm: &mut Vm) -> i32 {
-    vm.generate_turn().unwrap();
-    let r = vm.game_result().unwrap();
-    vm.game.store.pop_list();
-    r
-}
+use common::game::{load_file, moves, play, result, root};
+use axforth::game::{moves::move_text, LOSS_SCORE, UNKNOWN_SCORE, WIN_SCORE};
+use axforth::Vm;
+use pretty_assertions::assert_eq;
 
 /// Plays the cells in turn, Red first; the game must go on until the
 /// last one, and then be over with `want` for the player to move.

@@ -3,29 +3,13 @@
 //! up by hand whose outcome follows from the rules alone; perft from the
 //! start counted by hand; and the duel engine against random play.
 
+mod common;
+
+use common::game::{config, load_file, moves, play_exact as play, result, root};
 use axforth::game::{LOSS_SCORE, UNKNOWN_SCORE, WIN_SCORE};
-use axforth::{Config, Vm};
+use axforth::Vm;
 use pretty_assertions::assert_eq;
-use std::path::Path;
 use std::process::Command;
-
-fn config() -> Config {
-    Config { seed: Some(7), ..Config::default() }
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn load_file(path: &str) -> Vm {
-    let mut vm = Vm::new(config()).unwrap();
-    vm.capture_output();
-    if let Err(e) = vm.run_file(&root().join(path)) {
-        panic!("loading {path}:\n{e}");
-    }
-    vm.new_game().unwrap_or_else(|e| panic!("starting {path}:\n{e}"));
-    vm
-}
 
 /// Three steps a turn from the first one (the middle of a game), South
 /// first, on a board set up by hand: `setup` is the `{setup}` lines.
@@ -42,37 +26,11 @@ turn-order}}
 board-setup}}",
         game.display()
     );
-    let mut vm = Vm::new(config()).unwrap();
+    let mut vm = Vm::new(config(7)).unwrap();
     vm.capture_output();
     vm.run_text("position", src.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
     vm.new_game().unwrap_or_else(|e| panic!("{e}"));
     vm
-}
-
-/// The legal moves of the player to move, as text.
-fn moves(vm: &mut Vm) -> Vec<String> {
-    vm.generate_turn().unwrap_or_else(|e| panic!("{e}"));
-    let texts = vm.move_texts();
-    vm.game.store.pop_list();
-    texts
-}
-
-/// Plays the move with exactly this text.
-fn play(vm: &mut Vm, text: &str) {
-    vm.generate_turn().unwrap();
-    let texts = vm.move_texts();
-    let m = vm.game.store.current().zip(&texts).find(|(_, t)| *t == text).map(|(m, _)| m);
-    let m = m.unwrap_or_else(|| panic!("`{text}` is not legal; legal: {texts:?}"));
-    vm.make_move(m).unwrap_or_else(|e| panic!("{e}"));
-    vm.game.store.pop_list();
-}
-
-/// The result for the player to move.
-fn result(vm: &mut Vm) -> i32 {
-    vm.generate_turn().unwrap();
-    let r = vm.game_result().unwrap();
-    vm.game.store.pop_list();
-    r
 }
 
 fn eval(vm: &mut Vm, src: &str) -> Vec<i32> {

@@ -5,62 +5,19 @@
 //! beats a random hare, and against itself the wolves win (the published
 //! result of perfect play).
 
+mod common;
+
+use common::game::{load_file, load_with, moves, play, result};
 use axforth::game::{moves::move_text, LOSS_SCORE, UNKNOWN_SCORE, WIN_SCORE};
-use axforth::{Config, Vm};
+use axforth::Vm;
 use pretty_assertions::assert_eq;
-use std::path::Path;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn config(seed: u64) -> Config {
-    Config { seed: Some(seed), ..Config::default() }
-}
 
 const GAME: &str = "scripts/wolves-and-hare/wolves-and-hare.4th";
 const ENGINE: &str = "scripts/wolves-and-hare/engine.4th";
 
-fn load_file(path: &str) -> Vm {
-    load_with(path, "", 7)
-}
-
-/// A file of the game folder with more source after it (another setup,
-/// other players), started with this seed.
-fn load_with(path: &str, more: &str, seed: u64) -> Vm {
-    let mut vm = Vm::new(config(seed)).unwrap();
-    vm.capture_output();
-    let src = format!("LOAD {}\n{more}", root().join(path).display());
-    vm.run_text("test", src.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
-    vm.new_game().unwrap_or_else(|e| panic!("{e}"));
-    vm
-}
-
 /// The game started from this position, the hare to move.
 fn position(hare: &str, wolves: &str) -> Vm {
     load_with(GAME, &format!("{{board-setup {{setup}} Hares Hare {hare} {{setup}} Wolves Wolf {wolves} board-setup}}"), 7)
-}
-
-fn moves(vm: &mut Vm) -> Vec<String> {
-    vm.generate_turn().unwrap_or_else(|e| panic!("{e}"));
-    let texts = vm.move_texts();
-    vm.game.store.pop_list();
-    texts
-}
-
-fn play(vm: &mut Vm, text: &str) {
-    vm.generate_turn().unwrap();
-    let m = vm.find_move(text).unwrap_or_else(|| panic!("`{text}` is not legal; legal: {:?}", vm.move_texts()));
-    vm.make_move(m).unwrap_or_else(|e| panic!("{e}"));
-    vm.game.store.pop_list();
-}
-
-/// `OnIsGameOver` for the player to move.
-fn result(vm: &mut Vm) -> i32 {
-    vm.generate_turn().unwrap();
-    let r = vm.game_result().unwrap();
-    vm.game.store.pop_list();
-    r
 }
 
 /// The value a word leaves on the stack.

@@ -1,4 +1,8 @@
-//! Shared by the property-test suites (`fuzz.rs`, `optimizer.rs`).
+//! Shared by the test suites: the property-test settings (`fuzz.rs`,
+//! `optimizer.rs`) and the game helpers (`game`). Each suite uses a part.
+#![allow(dead_code)]
+
+pub mod game;
 
 use proptest::test_runner::Config as ProptestConfig;
 
