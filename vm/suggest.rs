@@ -5,7 +5,9 @@
 
 /// The hint for `name` among `candidates`, if one is close enough.
 pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str> + Clone) -> Option<String> {
-    if name.is_empty() {
+    // A name past any real word's length gets no guess (and no quadratic
+    // distance over a huge token).
+    if name.is_empty() || name.len() > 64 {
         return None;
     }
     if let Some(same) = candidates.clone().find(|c| *c != name && c.eq_ignore_ascii_case(name)) {
