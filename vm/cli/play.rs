@@ -115,7 +115,7 @@ pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&s
                         let start = vm.game.store.current().start;
                         println!("`{line}` is ambiguous; it could be:");
                         for m in candidates {
-                            println!("  {:>3}. {}", m - start + 1, texts[m - start]);
+                            println!("  {:>3}. {}", m - start + 1, texts.get(m - start).map_or("?", String::as_str));
                         }
                     }
                     Err(_) => println!("`{line}` is not a legal move (`moves` lists them, `?` helps)"),

@@ -21,6 +21,32 @@ pub fn variant_path(header: &Header, variant: usize, record_dir: &Path) -> Optio
     beside.is_file().then_some(beside)
 }
 
+/// Plays ply `ply`'s move by its text for the player to move: exactly as
+/// the game spells it (`exact`), or any form `find_move` takes. Answers the
+/// move's own text; output and warnings of the move are dropped.
+pub fn play_recorded(vm: &mut Vm, ply: usize, text: &str, exact: bool) -> Result<String, String> {
+    let fail = |e: crate::VmError| e.to_string();
+    vm.generate_turn().map_err(fail)?;
+    if vm.game_result().map_err(fail)? != UNKNOWN_SCORE {
+        return Err(format!("the game is over before ply {} (`{text}`)", ply + 1));
+    }
+    let texts = vm.move_texts();
+    let start = vm.game.store.current().start;
+    let found = if exact { texts.iter().position(|t| t == text).map(|i| start + i) } else { vm.find_move(text) };
+    let Some(m) = found else {
+        vm.game.store.pop_list();
+        return Err(format!("ply {}: `{text}` is not a legal move here; legal moves: {}", ply + 1, texts.join(", ")));
+    };
+    let own = texts.get(m - start).cloned().unwrap_or_else(|| text.to_string());
+    let made = vm.make_move(m);
+    vm.game.store.pop_list();
+    made.map_err(fail)?;
+    vm.remember_position();
+    vm.take_output();
+    vm.take_warnings();
+    Ok(own)
+}
+
 pub fn verify(config: &Config, header: &Header, record_dir: &Path, game: &GameRecord) -> Result<(), String> {
     let file = variant_path(header, game.seats[0], record_dir)
         .ok_or_else(|| format!("the variant file {} is not found (nor beside the record)", header.files.get(game.seats[0]).map_or("?", |s| s)))?;
@@ -31,21 +57,7 @@ pub fn verify(config: &Config, header: &Header, record_dir: &Path, game: &GameRe
     vm.new_game().map_err(fail)?;
     vm.remember_position();
     for (ply, text) in game.moves.iter().enumerate() {
-        vm.generate_turn().map_err(fail)?;
-        if vm.game_result().map_err(fail)? != UNKNOWN_SCORE {
-            return Err(format!("the game is over before ply {} (`{text}`)", ply + 1));
-        }
-        let texts = vm.move_texts();
-        let Some(offset) = texts.iter().position(|t| t == text) else {
-            return Err(format!("ply {}: `{text}` is not a legal move here; legal moves: {}", ply + 1, texts.join(", ")));
-        };
-        let m = vm.game.store.current().start + offset;
-        let made = vm.make_move(m);
-        vm.game.store.pop_list();
-        made.map_err(fail)?;
-        vm.remember_position();
-        vm.take_output();
-        vm.take_warnings();
+        play_recorded(&mut vm, ply, text, true)?;
     }
     if game.reason == "error" {
         return Ok(()); // the moves before the error were legal; the error is the record's

@@ -172,7 +172,7 @@ impl Scene {
                 let y = MARGIN + r as f64 * SQUARE;
                 // a1 is dark, as on a chess board, whichever way up.
                 let from_a1 = (b.rows - 1 - r) + c;
-                let shade = match (on_board[pos as usize], from_a1 % 2 == 0) {
+                let shade = match (on_board.get(pos as usize).copied().unwrap_or(true), from_a1 % 2 == 0) {
                     (false, _) => Shade::Cut,
                     (true, true) => Shade::Dark,
                     (true, false) => Shade::Light,

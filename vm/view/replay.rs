@@ -2,7 +2,7 @@
 //! take a picture of the board before the first move and after each one.
 
 use super::{Frame, Scene};
-use crate::game::{Engine, UNKNOWN_SCORE};
+use crate::game::Engine;
 use crate::tournament::record::{GameRecord, Header};
 use crate::{Config, Vm};
 use std::path::Path;
@@ -35,22 +35,7 @@ pub fn of_moves(config: &Config, file: &Path, moves: &[String]) -> Result<(Vm, R
     let mut frames = vec![scene.frame(&vm)];
     let mut texts = Vec::with_capacity(moves.len());
     for (ply, text) in moves.iter().enumerate() {
-        vm.generate_turn().map_err(fail)?;
-        if vm.game_result().map_err(fail)? != UNKNOWN_SCORE {
-            return Err(format!("the game is over before ply {} (`{text}`)", ply + 1));
-        }
-        let legal = vm.move_texts();
-        let Some(m) = vm.find_move(text) else {
-            return Err(format!("ply {}: `{text}` is not a legal move here; legal moves: {}", ply + 1, legal.join(", ")));
-        };
-        let start = vm.game.store.current().start;
-        texts.push(legal.get(m - start).cloned().unwrap_or_else(|| text.clone()));
-        let made = vm.make_move(m);
-        vm.game.store.pop_list();
-        made.map_err(fail)?;
-        vm.remember_position();
-        vm.take_output();
-        vm.take_warnings();
+        texts.push(crate::tournament::replay::play_recorded(&mut vm, ply, text, false)?);
         frames.push(scene.frame(&vm));
     }
     let title = file.file_stem().map_or_else(|| "game".to_string(), |s| s.to_string_lossy().into_owned());
