@@ -47,6 +47,7 @@ impl Vm {
             return Err(ErrorKind::NestingLimit { limit: MAX_RUN_NESTING }.into());
         }
         self.run_nesting += 1;
+        self.jit_cover_code();
         let result = self.run_frame(entry, base, rdepth);
         self.run_nesting -= 1;
         result
@@ -55,7 +56,17 @@ impl Vm {
     fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32) -> VmResult<()> {
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let mut result = self.dispatch(entry);
+        let mut result = if (entry as usize) < self.jit.slots.len() {
+            match self.jit_enter(entry) {
+                crate::jit::Entered::Interpret => self.dispatch(entry),
+                // The frame it returned through is the one above.
+                crate::jit::Entered::Returned(_) => Ok(()),
+                crate::jit::Entered::Deopt(at) => self.dispatch(at),
+                crate::jit::Entered::Failed(e) => Err(e),
+            }
+        } else {
+            self.dispatch(entry)
+        };
         while matches!(&result, Err(e) if e.kind == ErrorKind::Resume) {
             result = self.dispatch(self.resume_at);
         }
@@ -71,6 +82,22 @@ impl Vm {
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Runs the native word `id` for the instruction at `at`: its error,
+    /// located and traced as the dispatch loop returns it.
+    pub(crate) fn host_step(&mut self, id: u32, at: Addr) -> VmResult<()> {
+        self.host_ip = at;
+        let f = self.hosts[id as usize].f;
+        match f(self) {
+            Ok(()) => Ok(()),
+            Err(e) if e.is_control() => Err(e),
+            Err(mut e) if e.is_located() => {
+                self.trace_site(&mut e, at);
+                Err(e)
+            }
+            Err(e) => Err(self.error_at(at, e)),
+        }
     }
 
     /// Adds the "called from" line(s) for the call instruction at `site`.
@@ -302,6 +329,30 @@ impl Vm {
                     unsafe { (*stacks).frames[fp as u16 as usize] = Frame { ret: ip as Addr, rdepth: rp } };
                     fp += 1;
                     ip = $target as usize;
+                    jit!();
+                }};
+            }
+            // A word is entered (its frame pushed, `ip` at its entry): its
+            // native code runs instead when it has some (`jit/`). Off, the
+            // slot table is empty and this is one compare.
+            macro_rules! jit {
+                () => {{
+                    if ip < self.jit.slots.len() {
+                        sync!();
+                        let entered = self.jit_enter(ip as Addr);
+                        reload!();
+                        match entered {
+                            crate::jit::Entered::Interpret => {}
+                            crate::jit::Entered::Returned(ret) => {
+                                if ret == HOST_RETURN {
+                                    return Ok(());
+                                }
+                                ip = ret as usize;
+                            }
+                            crate::jit::Entered::Deopt(at) => ip = at as usize,
+                            crate::jit::Entered::Failed(e) => return Err(e),
+                        }
+                    }
                 }};
             }
             macro_rules! rneed {
@@ -435,21 +486,9 @@ impl Vm {
                 }
                 Op::Host(id) => {
                     sync!();
-                    self.host_ip = (ip - 1) as Addr;
-                    let f = self.hosts[id as usize].f;
-                    let result = f(self);
+                    let result = self.host_step(id, (ip - 1) as Addr);
                     reload!();
-                    if let Err(e) = result {
-                        if e.is_control() {
-                            return Err(e);
-                        }
-                        if e.is_located() {
-                            let mut e = e;
-                            self.trace_site(&mut e, (ip - 1) as Addr);
-                            return Err(e);
-                        }
-                        return Err(self.error_at((ip - 1) as Addr, e));
-                    }
+                    result?;
                 }
                 Op::DoesSet(target) => {
                     let Some(xt) = self.last_created else {

@@ -10,6 +10,7 @@
 //! - `memory`     the bounds-checked data space
 //! - `vm`         the VM state and limits
 //! - `interp`     the inner interpreter (dispatch loop)
+//! - `jit`        native code for hot definitions (Cranelift), behind the interpreter
 //! - `outer`      the outer interpreter and LOAD
 //! - `compiler`   colon definitions into instructions, and the optimizer
 //! - `words`      native words of the language core
@@ -25,6 +26,7 @@ pub mod dictionary;
 pub mod error;
 pub mod game;
 pub mod interp;
+pub mod jit;
 pub mod lexer;
 pub mod memory;
 pub mod ops;

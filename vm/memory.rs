@@ -28,6 +28,12 @@ impl Memory {
         m
     }
 
+    /// The bytes, for native code (which checks bounds against the length
+    /// itself); valid until the memory is dropped.
+    pub(crate) fn raw(&mut self) -> (*mut u8, usize) {
+        (self.bytes.as_mut_ptr(), self.bytes.len())
+    }
+
     pub fn size(&self) -> u32 {
         self.bytes.len() as u32
     }

@@ -43,6 +43,8 @@ pub struct Config {
     /// checked as strictly as top-level code, instead of with the
     /// original Axiom's tolerances (AXIOM.md §8), which only warn.
     pub strict: bool,
+    /// When colon definitions get native code (`--jit`, `AXFORTH_JIT`).
+    pub jit: crate::jit::JitMode,
 }
 
 impl Default for Config {
@@ -55,6 +57,9 @@ impl Default for Config {
             max_steps: None,
             seed: None,
             strict: false,
+            // An unknown AXFORTH_JIT is reported by the CLI; here it
+            // leaves the default.
+            jit: crate::jit::JitMode::from_env().unwrap_or(crate::jit::JitMode::Auto),
         }
     }
 }
@@ -235,6 +240,8 @@ pub struct Vm {
     pub game: Box<crate::game::Game>,
     /// What the tolerances of AXIOM.md §8 let pass, once per place.
     pub(crate) warnings: crate::error::Warnings,
+    /// Native code for hot definitions (`jit/`).
+    pub(crate) jit: crate::jit::Jit,
 }
 
 /// The three stacks in one allocation, so the inner loop reaches all of
@@ -298,6 +305,7 @@ impl Vm {
             timers: Vec::new(),
             game: Box::default(),
             warnings: Default::default(),
+            jit: crate::jit::Jit::new(config.jit),
             config,
         };
         for p in PRIMITIVES {
@@ -382,7 +390,7 @@ impl Vm {
     }
 
     /// Cell i of the innermost frame's data stack (1 is the bottom).
-    fn ds_cell(&mut self, i: u32) -> &mut i32 {
+    pub(crate) fn ds_cell(&mut self, i: u32) -> &mut i32 {
         &mut self.stacks.ds[self.ds_base as usize + i as u16 as usize]
     }
 

@@ -2,6 +2,7 @@
 //! share, and the dispatch. Each verb lives in a file of its own.
 
 use anyhow::Result;
+use axforth::jit::JitMode;
 use axforth::Config;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -55,11 +56,22 @@ struct Limits {
     /// Check game code (move words, events, engines) strictly: what the original Axiom tolerated becomes an error
     #[arg(long, global = true)]
     strict: bool,
+    /// Native code for hot colon definitions: off (the interpreter only), auto (definitions that loop, or are called often), all (every definition at its first call); the default comes from AXFORTH_JIT, else auto
+    #[arg(long, global = true, value_name = "off|auto|all", value_parser = parse_jit)]
+    jit: Option<JitMode>,
+}
+
+fn parse_jit(s: &str) -> Result<JitMode, String> {
+    JitMode::parse(s).ok_or_else(|| format!("{s:?}: expected off, auto or all"))
 }
 
 impl Limits {
-    fn config(&self) -> Config {
-        Config {
+    fn config(&self) -> Result<Config> {
+        let jit = match self.jit {
+            Some(mode) => mode,
+            None => JitMode::from_env().map_err(anyhow::Error::msg)?,
+        };
+        Ok(Config {
             stack_depth: self.stack_depth,
             return_depth: self.return_depth,
             data_space: self.data_space,
@@ -67,7 +79,8 @@ impl Limits {
             max_steps: self.max_steps,
             seed: self.seed,
             strict: self.strict,
-        }
+            jit,
+        })
     }
 }
 
@@ -255,7 +268,7 @@ pub fn main() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
-    let config = cli.limits.config();
+    let config = cli.limits.config()?;
     match cli.command {
         Command::Run { files } => run::run(config, &files),
         Command::Repl { files } => repl::repl(config, &files),

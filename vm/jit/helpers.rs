@@ -1,0 +1,360 @@
+//! The Rust that native code calls: native words, EXECUTE and deferred
+//! words, the game queries, and the data-space words that allocate.
+//!
+//! One signature for all, `(ctx, a, b) -> i64`, so the code generator
+//! imports one. Helpers that may run script or change the stacks are
+//! *syncing*: native code has stored its state in the context before the
+//! call and reloads it after; they answer a status (`DONE`, `DEOPT` with
+//! `ctx.ip` set and the state untouched, `ERROR` with `Jit::error` set).
+//! The others answer a value, or `REFUSE` when the instruction must be
+//! left to the interpreter (which then raises the error or the warning).
+
+use super::{JitCtx, DEOPT, DONE, ERROR, NATIVE_FRAMES};
+use crate::game::generate::player_index;
+use crate::game::play::MOVE_XT_BASE;
+use crate::game::PLAYER_MASK;
+use crate::ops::Addr;
+use crate::vm::{Frame, Vm};
+
+pub type Helper = unsafe extern "C" fn(*mut JitCtx, i32, i32) -> i64;
+
+/// "Let the interpreter run this instruction."
+pub const REFUSE: i64 = i64::MIN;
+
+/// The VM behind a context.
+///
+/// # Safety
+/// `ctx` is the context `jit_fill` filled for a live VM that is running
+/// native code (so no Rust reference to the VM is in use meanwhile).
+unsafe fn vm<'a>(ctx: *mut JitCtx) -> &'a mut Vm {
+    unsafe { &mut *(*ctx).vm }
+}
+
+/// Runs a syncing step on the VM: the context's state in, the VM's out.
+unsafe fn synced(ctx: *mut JitCtx, step: impl FnOnce(&mut Vm) -> u32) -> u32 {
+    let vm = unsafe { vm(ctx) };
+    vm.jit_take(ctx);
+    let status = step(vm);
+    vm.jit_fill(ctx);
+    status
+}
+
+fn deopt(vm: &mut Vm, at: Addr) -> u32 {
+    // The state is as before the instruction; `jit_fill` writes it back.
+    vm.jit.resume = at;
+    DEOPT
+}
+
+fn failed(vm: &mut Vm, e: crate::error::VmError) -> u32 {
+    vm.jit.error = Some(e);
+    ERROR
+}
+
+/// Enters the word at `entry` once its call frame is pushed: its native
+/// code, or the interpreter (a deoptimization to the entry).
+unsafe fn enter(ctx: *mut JitCtx, entry: Addr) -> u32 {
+    let (fp, native) = {
+        let vm = unsafe { vm(ctx) };
+        (vm.fp, vm.jit_native(entry))
+    };
+    let native = native.filter(|_| fp < NATIVE_FRAMES);
+    let vm = unsafe { vm(ctx) };
+    vm.jit_fill(ctx);
+    match native {
+        // SAFETY: compiled for this VM; the context is filled.
+        Some(f) => unsafe { f(ctx) },
+        None => {
+            unsafe { (*ctx).ip = entry };
+            DEOPT
+        }
+    }
+}
+
+/// Pushes the call frame a call from `at` makes, after the checks the
+/// interpreter's `call!` makes (a failing one is left to it).
+fn push_frame(vm: &mut Vm, at: Addr) -> bool {
+    if vm.steps_left == 0 || vm.fp >= vm.config.return_depth {
+        return false;
+    }
+    vm.steps_left -= 1;
+    vm.stacks.frames[vm.fp as u16 as usize] = Frame { ret: at + 1, rdepth: vm.rdepth };
+    vm.fp += 1;
+    true
+}
+
+/// Finishes a syncing helper's status: `DEOPT` carries its address.
+unsafe fn status(ctx: *mut JitCtx, s: u32) -> i64 {
+    if s == DEOPT {
+        let vm = unsafe { vm(ctx) };
+        unsafe { (*ctx).ip = vm.jit.resume };
+    }
+    s as i64
+}
+
+/// `Call` to a word without native code yet (frame pushed).
+pub unsafe extern "C" fn call(ctx: *mut JitCtx, target: i32, _at: i32) -> i64 {
+    unsafe {
+        let vm = vm(ctx);
+        vm.jit_take(ctx);
+        enter(ctx, target as Addr) as i64
+    }
+}
+
+pub unsafe extern "C" fn host(ctx: *mut JitCtx, id: i32, at: i32) -> i64 {
+    unsafe {
+        let s = synced(ctx, |vm| match vm.host_step(id as u32, at as Addr) {
+            Ok(()) => DONE,
+            Err(e) => failed(vm, e),
+        });
+        s as i64
+    }
+}
+
+pub unsafe extern "C" fn execute(ctx: *mut JitCtx, _: i32, at: i32) -> i64 {
+    let at = at as Addr;
+    let mut entry = None;
+    let s = unsafe {
+        synced(ctx, |vm| {
+            if vm.depth < 1 {
+                return deopt(vm, at);
+            }
+            let xt = vm.tos;
+            match vm.dict.get(xt).map(|w| (w.step, w.entry)) {
+                Some((Some(step), _)) => {
+                    let _ = vm.pop();
+                    let g = &mut *vm.game;
+                    let dir = g.board.resolve(player_index(g.gen.player), step);
+                    let to = g.board.link(dir, g.gen.here);
+                    if to >= 0 {
+                        g.gen.here = to;
+                    }
+                    let _ = vm.push(-((to >= 0) as i32));
+                    DONE
+                }
+                Some((None, e)) => {
+                    let saved = (vm.tos, vm.depth);
+                    let _ = vm.pop();
+                    if !push_frame(vm, at) {
+                        (vm.tos, vm.depth) = saved;
+                        return deopt(vm, at);
+                    }
+                    entry = Some(e);
+                    DONE
+                }
+                None if xt >= MOVE_XT_BASE => {
+                    let _ = vm.pop();
+                    match vm.execute_move_xt(xt) {
+                        Ok(()) => DONE,
+                        Err(e) => {
+                            let e = vm.error_at(at, e);
+                            failed(vm, e)
+                        }
+                    }
+                }
+                None => deopt(vm, at),
+            }
+        })
+    };
+    match entry {
+        Some(e) if s == DONE => unsafe { enter(ctx, e) as i64 },
+        _ => unsafe { status(ctx, s) },
+    }
+}
+
+pub unsafe extern "C" fn deferred(ctx: *mut JitCtx, slot: i32, at: i32) -> i64 {
+    let at = at as Addr;
+    let mut entry = None;
+    let s = unsafe {
+        synced(ctx, |vm| {
+            let Some(xt) = vm.defers.get(slot as usize).copied().flatten() else {
+                return deopt(vm, at);
+            };
+            if !push_frame(vm, at) {
+                return deopt(vm, at);
+            }
+            entry = Some(vm.dict.word(xt).entry);
+            DONE
+        })
+    };
+    match entry {
+        Some(e) => unsafe { enter(ctx, e) as i64 },
+        None => unsafe { status(ctx, s) },
+    }
+}
+
+pub unsafe extern "C" fn set_defer(ctx: *mut JitCtx, slot: i32, at: i32) -> i64 {
+    unsafe {
+        let s = synced(ctx, |vm| {
+            if vm.depth < 1 {
+                return deopt(vm, at as Addr);
+            }
+            let Some(xt) = vm.dict.index_of(vm.tos) else {
+                return deopt(vm, at as Addr);
+            };
+            let _ = vm.pop();
+            vm.defers[slot as usize] = Some(xt);
+            DONE
+        });
+        status(ctx, s)
+    }
+}
+
+pub unsafe extern "C" fn does(ctx: *mut JitCtx, target: i32, at: i32) -> i64 {
+    unsafe {
+        let s = synced(ctx, |vm| {
+            let Some(xt) = vm.last_created else {
+                return deopt(vm, at as Addr);
+            };
+            let w = vm.dict.word_mut(xt);
+            if let crate::dictionary::WordKind::Created { does, .. } = &mut w.kind {
+                *does = Some(target as Addr);
+                let entry = w.entry;
+                vm.code.set(entry + 1, crate::ops::Op::Jump(target as Addr));
+            }
+            DONE
+        });
+        status(ctx, s)
+    }
+}
+
+pub unsafe extern "C" fn compile_xt(ctx: *mut JitCtx, xt: i32, at: i32) -> i64 {
+    unsafe {
+        let s = synced(ctx, |vm| match vm.compile_dynamic(xt as u32) {
+            Ok(()) => DONE,
+            Err(e) => {
+                let e = vm.error_at(at as Addr, e);
+                failed(vm, e)
+            }
+        });
+        s as i64
+    }
+}
+
+pub unsafe extern "C" fn dot_quote(ctx: *mut JitCtx, a: i32, at: i32) -> i64 {
+    unsafe {
+        let s = synced(ctx, |vm| match vm.mem.counted(a) {
+            Ok(text) => {
+                let text = text.to_vec();
+                vm.out.write(&text);
+                DONE
+            }
+            Err(_) => deopt(vm, at as Addr),
+        });
+        status(ctx, s)
+    }
+}
+
+pub unsafe extern "C" fn roll(ctx: *mut JitCtx, _: i32, at: i32) -> i64 {
+    unsafe {
+        let s = synced(ctx, |vm| {
+            let d = vm.depth;
+            let u = vm.tos;
+            if d < 1 || u < 0 || (u as u32) + 2 > d {
+                return deopt(vm, at as Addr);
+            }
+            // As the interpreter's `Roll`: pop u, then rotate the u+1
+            // cells under it, the deepest coming to the top.
+            let _ = vm.pop();
+            if u > 0 {
+                let d = vm.depth;
+                let tos = vm.tos;
+                *vm.ds_cell(d) = tos;
+                let lo = d - u as u32;
+                let bottom = *vm.ds_cell(lo);
+                for i in lo..d {
+                    let next = *vm.ds_cell(i + 1);
+                    *vm.ds_cell(i) = next;
+                }
+                *vm.ds_cell(d) = bottom;
+                vm.tos = *vm.ds_cell(d);
+            }
+            DONE
+        });
+        status(ctx, s)
+    }
+}
+
+/// `FILL` and `MOVE` ( a b c -- ): `which` 0 fills, 1 moves.
+pub unsafe extern "C" fn fill_or_move(ctx: *mut JitCtx, which: i32, at: i32) -> i64 {
+    unsafe {
+        let s = synced(ctx, |vm| {
+            if vm.depth < 3 {
+                return deopt(vm, at as Addr);
+            }
+            let d = vm.depth;
+            let (a, b, c) = (*vm.ds_cell(d - 2), *vm.ds_cell(d - 1), vm.tos);
+            let ok = if which == 0 {
+                b <= 0 || vm.mem.slice_mut(a, b).map(|s| s.fill(c as u8)).is_ok()
+            } else {
+                vm.mem.copy(a, b, c).is_ok()
+            };
+            if !ok {
+                return deopt(vm, at as Addr);
+            }
+            for _ in 0..3 {
+                let _ = vm.pop();
+            }
+            DONE
+        });
+        status(ctx, s)
+    }
+}
+
+/// `ALLOT` (0), `,` (1), `C,` (2) of `x`: `DONE`, or `REFUSE`.
+pub unsafe extern "C" fn allot(ctx: *mut JitCtx, which: i32, x: i32) -> i64 {
+    let vm = unsafe { vm(ctx) };
+    let ok = match which {
+        0 => vm.mem.allot(x).is_ok(),
+        1 => vm.mem.comma(x).is_ok(),
+        _ => vm.mem.ccomma(x).is_ok(),
+    };
+    if ok {
+        0
+    } else {
+        REFUSE
+    }
+}
+
+/// `HERE`.
+pub unsafe extern "C" fn here(ctx: *mut JitCtx, _: i32, _: i32) -> i64 {
+    unsafe { vm(ctx) }.mem.here as i64
+}
+
+/// A direction step of `here`: the flag.
+pub unsafe extern "C" fn step(ctx: *mut JitCtx, dir: i32, _: i32) -> i64 {
+    let g = unsafe { &mut *(*ctx).game };
+    let dir = g.board.resolve(player_index(g.gen.player), dir as u32);
+    let to = g.board.link(dir, g.gen.here);
+    if to >= 0 {
+        g.gen.here = to;
+    }
+    -((to >= 0) as i64)
+}
+
+/// The content of position `pos` (-1: `here`), or `REFUSE` off the board.
+pub unsafe extern "C" fn cell(ctx: *mut JitCtx, pos: i32, _: i32) -> i64 {
+    let vm = unsafe { vm(ctx) };
+    let pos = if pos == -1 { vm.game.gen.here } else { pos };
+    if !vm.game.board.valid(pos) {
+        return REFUSE;
+    }
+    vm.mem.fetch(vm.game.board.cell_addr(pos)).map_or(REFUSE, |v| v as i64)
+}
+
+/// `friend?` (0) / `enemy?` (1) at `here`: the flag, or `REFUSE` when the
+/// game defines OnFriends? (script: the interpreter runs it) or `here` is
+/// off the board.
+pub unsafe extern "C" fn friend(ctx: *mut JitCtx, enemy: i32, _: i32) -> i64 {
+    let vm = unsafe { vm(ctx) };
+    if vm.game.events.friends.is_some() {
+        return REFUSE;
+    }
+    let here = vm.game.gen.here;
+    if !vm.game.board.valid(here) {
+        return REFUSE;
+    }
+    let Ok(c) = vm.mem.fetch(vm.game.board.cell_addr(here)) else { return REFUSE };
+    let friend = c & PLAYER_MASK == vm.game.gen.player;
+    let yes = if enemy != 0 { c != 0 && !friend } else { friend };
+    -(yes as i64)
+}

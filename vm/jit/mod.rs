@@ -1,0 +1,330 @@
+//! Native code for hot colon definitions, built with Cranelift.
+//!
+//! Owns `JitMode` (the `--jit` switch), `Jit` (the code generator, the
+//! table of compiled entries, call counters) and the way in from the inner
+//! interpreter. `translate.rs` turns a definition's `Op`s into Cranelift IR;
+//! `helpers.rs` is the Rust that native code calls for what it does not do
+//! inline (native words, game queries, EXECUTE).
+//!
+//! The contract that keeps the two engines identical: native code runs the
+//! same abstract machine as `interp.rs` (the stacks, call frames and step
+//! budget in `Vm`), and before any instruction that would fail, or that it
+//! does not handle inline, it *deoptimizes*: it writes its state back and
+//! hands the interpreter the address of that instruction, whose state is
+//! exactly as before it ran. The interpreter then runs it, errors and
+//! tolerances included. Every error therefore comes from the interpreter's
+//! own code, with the same location and backtrace. Native frames never
+//! outlive a deoptimization: the whole native call chain returns, and the
+//! interpreter carries on from the call frames in `Vm`.
+
+mod helpers;
+mod translate;
+
+use crate::error::VmError;
+use crate::ops::Addr;
+use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
+use cranelift_jit::{JITBuilder, JITModule};
+
+/// When colon definitions get native code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JitMode {
+    /// The interpreter only.
+    Off,
+    /// Definitions that loop, at their first call; others once called often.
+    Auto,
+    /// Every colon definition at its first call.
+    All,
+}
+
+impl JitMode {
+    /// The environment variable that sets the default mode.
+    pub const ENV: &'static str = "AXFORTH_JIT";
+
+    pub fn parse(s: &str) -> Option<JitMode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "off" | "0" | "no" => Some(JitMode::Off),
+            "auto" | "" => Some(JitMode::Auto),
+            "all" | "on" => Some(JitMode::All),
+            _ => None,
+        }
+    }
+
+    /// The mode `AXFORTH_JIT` asks for (`auto` when unset); an unknown
+    /// value is an error naming the choices.
+    pub fn from_env() -> Result<JitMode, String> {
+        match std::env::var(Self::ENV) {
+            Err(_) => Ok(JitMode::Auto),
+            Ok(v) => JitMode::parse(&v).ok_or_else(|| format!("{}={v:?}: expected off, auto or all", Self::ENV)),
+        }
+    }
+}
+
+/// The state native code shares with the runtime, at fixed offsets. Filled
+/// from `Vm` when native code is entered and after every helper that may
+/// change the VM; scalars go back to `Vm` when native code returns.
+#[repr(C)]
+pub struct JitCtx {
+    pub vm: *mut Vm,
+    /// The innermost frame's data stack (`Stacks::ds` + `ds_base`).
+    pub ds: *mut i32,
+    pub rs: *mut i32,
+    pub frames: *mut Frame,
+    pub mem: *mut u8,
+    pub mem_len: u64,
+    /// `Jit::slots`: by code address, a function pointer once compiled.
+    pub table: *const usize,
+    pub table_len: u64,
+    pub game: *mut crate::game::Game,
+    pub steps: u64,
+    pub tos: i32,
+    pub depth: u32,
+    pub rdepth: u32,
+    pub fp: u32,
+    /// After a return: the return address; after a deoptimization: the
+    /// instruction the interpreter runs next.
+    pub ip: u32,
+    pub max_d: u32,
+    pub max_r: u32,
+    pub next_addr: u32,
+}
+
+/// A compiled definition: `status = f(ctx)`.
+pub type NativeFn = unsafe extern "C" fn(*mut JitCtx) -> u32;
+
+/// What native code answers.
+pub const DONE: u32 = 0;
+pub const DEOPT: u32 = 1;
+pub const ERROR: u32 = 2;
+
+/// Slot values below this are call counts; a compiled entry holds its
+/// function pointer (never this small in a user address space).
+const COUNT_LIMIT: usize = 1 << 16;
+/// The definition at this address gets no native code.
+const NEVER: usize = COUNT_LIMIT - 1;
+/// Calls before `auto` compiles a definition without a loop.
+const AUTO_CALLS: usize = 16;
+/// Native calls nest only this deep (counted in call frames): the native
+/// stack of a tournament thread is small, and deeper recursion is left to
+/// the interpreter, whose frames live on the heap.
+pub const NATIVE_FRAMES: u32 = 768;
+
+pub struct Jit {
+    pub mode: JitMode,
+    module: Option<JITModule>,
+    /// By code address (when not off): call count, `NEVER`, or the entry.
+    pub(crate) slots: Vec<usize>,
+    ctx: *mut JitCtx,
+    /// The error a helper raised (status `ERROR`), final as the
+    /// interpreter would return it.
+    pub(crate) error: Option<VmError>,
+    /// Where a syncing helper deoptimized.
+    pub(crate) resume: Addr,
+    pub compiled: u32,
+    pub refused: u32,
+}
+
+impl Jit {
+    pub fn new(mode: JitMode) -> Jit {
+        let ctx = Box::into_raw(Box::new(JitCtx {
+            vm: std::ptr::null_mut(),
+            ds: std::ptr::null_mut(),
+            rs: std::ptr::null_mut(),
+            frames: std::ptr::null_mut(),
+            mem: std::ptr::null_mut(),
+            mem_len: 0,
+            table: std::ptr::null(),
+            table_len: 0,
+            game: std::ptr::null_mut(),
+            steps: 0,
+            tos: 0,
+            depth: 0,
+            rdepth: 0,
+            fp: 0,
+            ip: 0,
+            max_d: 0,
+            max_r: 0,
+            next_addr: 0,
+        }));
+        Jit { mode, module: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, refused: 0 }
+    }
+
+    fn module(&mut self) -> Option<&mut JITModule> {
+        if self.module.is_none() {
+            let mut flags = cranelift_codegen::settings::builder();
+            use cranelift_codegen::settings::Configurable;
+            flags.set("opt_level", "speed").ok()?;
+            flags.set("use_colocated_libcalls", "false").ok()?;
+            flags.set("is_pic", "false").ok()?;
+            let isa = cranelift_native::builder().ok()?.finish(cranelift_codegen::settings::Flags::new(flags)).ok()?;
+            let builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+            self.module = Some(JITModule::new(builder));
+        }
+        self.module.as_mut()
+    }
+}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        // SAFETY: the context was made by `Box::into_raw` in `new` and
+        // native code only runs while the VM (and so this) is alive.
+        unsafe {
+            drop(Box::from_raw(self.ctx));
+            if let Some(m) = self.module.take() {
+                m.free_memory();
+            }
+        }
+    }
+}
+
+/// What became of a call the interpreter offered to native code.
+pub(crate) enum Entered {
+    /// No native code for it (yet): interpret it.
+    Interpret,
+    /// It ran and returned to this address (maybe `HOST_RETURN`).
+    Returned(Addr),
+    /// Native code stopped here: the interpreter goes on from this address.
+    Deopt(Addr),
+    Failed(VmError),
+}
+
+impl Vm {
+    /// Makes room in the slot table for code compiled since (called as
+    /// `run` starts, so any entry the interpreter reaches has a slot).
+    #[inline]
+    pub(crate) fn jit_cover_code(&mut self) {
+        if self.jit.mode != JitMode::Off && self.jit.slots.len() <= self.code.next_addr() as usize {
+            let n = self.code.next_addr() as usize + 1;
+            self.jit.slots.resize(n.next_power_of_two(), 0);
+        }
+    }
+
+    /// The interpreter is about to run the word at `entry` (a call frame
+    /// is already pushed, state synced into `self`): runs its native code
+    /// instead when there is some, counting calls and compiling when due.
+    #[inline(never)]
+    pub(crate) fn jit_enter(&mut self, entry: Addr) -> Entered {
+        let Some(f) = self.jit_native(entry) else { return Entered::Interpret };
+        if self.fp >= NATIVE_FRAMES {
+            return Entered::Interpret;
+        }
+        let ctx = self.jit.ctx;
+        self.jit_fill(ctx);
+        // SAFETY: `f` was compiled by `translate` for this VM, and the
+        // context was just filled from it.
+        let status = unsafe { f(ctx) };
+        self.jit_take(ctx);
+        // SAFETY: the context is ours (see `Jit::new`).
+        let ip = unsafe { (*ctx).ip };
+        match status {
+            DONE => Entered::Returned(ip),
+            DEOPT => Entered::Deopt(ip),
+            _ => Entered::Failed(self.jit.error.take().unwrap_or_else(|| {
+                VmError::new(crate::error::ErrorKind::ControlFlow("native code failed without an error".into()))
+            })),
+        }
+    }
+
+    /// The native code of the definition at `entry`, compiling it when due.
+    fn jit_native(&mut self, entry: Addr) -> Option<NativeFn> {
+        let slot = *self.jit.slots.get(entry as usize)?;
+        if slot >= COUNT_LIMIT {
+            // SAFETY: only `jit_compile` stores values this large, and
+            // they are entries of finalized functions.
+            return Some(unsafe { std::mem::transmute::<usize, NativeFn>(slot) });
+        }
+        if slot == NEVER {
+            return None;
+        }
+        let calls = slot + 1;
+        self.jit.slots[entry as usize] = calls;
+        let due = match self.jit.mode {
+            JitMode::Off => false,
+            JitMode::All => true,
+            JitMode::Auto => calls >= AUTO_CALLS || (calls == 1 && self.jit_loops(entry)),
+        };
+        if !due {
+            return None;
+        }
+        let compiled = self.jit_compile(entry);
+        self.jit.slots[entry as usize] = compiled.map_or(NEVER, |f| f as usize);
+        compiled
+    }
+
+    /// The finished colon definition that starts at `entry`: its word.
+    fn jit_definition(&self, entry: Addr) -> Option<&crate::dictionary::Word> {
+        self.dict.words.iter().rev().find(|w| {
+            w.entry == entry && w.end > w.entry && matches!(w.kind, crate::dictionary::WordKind::Colon)
+        })
+    }
+
+    fn jit_loops(&self, entry: Addr) -> bool {
+        self.jit_definition(entry).is_some_and(|w| {
+            (w.entry..w.end).any(|a| self.code.op(a).target().is_some_and(|t| t <= a))
+        })
+    }
+
+    fn jit_compile(&mut self, entry: Addr) -> Option<NativeFn> {
+        let Some(w) = self.jit_definition(entry) else {
+            return None;
+        };
+        let (start, end) = (w.entry, w.end);
+        let ops: Vec<crate::ops::Op> = (start..end).map(|a| self.code.op(a)).collect();
+        let module = self.jit.module()?;
+        match translate::compile(module, start, &ops) {
+            Some(f) => {
+                self.jit.compiled += 1;
+                Some(f)
+            }
+            None => {
+                self.jit.refused += 1;
+                None
+            }
+        }
+    }
+
+    /// Copies the VM's state into the context native code reads.
+    pub(crate) fn jit_fill(&mut self, ctx: *mut JitCtx) {
+        let (mem, mem_len) = self.mem.raw();
+        let vm: *mut Vm = self;
+        let stacks = &mut *self.stacks;
+        // SAFETY: `ctx` is the VM's own context; `ds_base < STACK_CELLS`
+        // (`enter_frame`) and `ds` has 2 * STACK_CELLS cells.
+        unsafe {
+            let c = &mut *ctx;
+            c.vm = vm;
+            c.ds = stacks.ds.as_mut_ptr().add(self.ds_base as usize);
+            c.rs = stacks.rs.as_mut_ptr();
+            c.frames = stacks.frames.as_mut_ptr();
+            c.mem = mem;
+            c.mem_len = mem_len as u64;
+            c.table = self.jit.slots.as_ptr();
+            c.table_len = self.jit.slots.len() as u64;
+            c.game = &mut *self.game;
+            c.steps = self.steps_left;
+            c.tos = self.tos;
+            c.depth = self.depth;
+            c.rdepth = self.rdepth;
+            c.fp = self.fp;
+            c.max_d = self.config.stack_depth;
+            c.max_r = self.config.return_depth;
+            c.next_addr = self.code.next_addr();
+        }
+        debug_assert!(self.ds_base < STACK_CELLS as u32 && self.fp != HOST_RETURN);
+    }
+
+    /// Takes the scalar state native code left in the context.
+    pub(crate) fn jit_take(&mut self, ctx: *mut JitCtx) {
+        // SAFETY: as in `jit_fill`.
+        let c = unsafe { &*ctx };
+        self.steps_left = c.steps;
+        self.tos = c.tos;
+        self.depth = c.depth;
+        self.rdepth = c.rdepth;
+        self.fp = c.fp;
+    }
+
+    /// How many definitions have native code, and how many were refused.
+    pub fn jit_counts(&self) -> (u32, u32) {
+        (self.jit.compiled, self.jit.refused)
+    }
+}

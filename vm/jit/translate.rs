@@ -1,0 +1,1371 @@
+//! One colon definition's `Op`s into Cranelift IR, then machine code.
+//!
+//! The machine state (`tos`, depth, return-stack depth, frame count, step
+//! budget) lives in SSA variables; stack cells stay in the VM's stacks, so
+//! the state is the interpreter's at every instruction boundary. Each
+//! instruction first makes every check the interpreter makes and
+//! deoptimizes (to that instruction, state untouched) when one fails; only
+//! then does it change anything. Calls to words with native code are
+//! native calls; everything else goes through `helpers.rs`.
+
+use super::helpers::{self, Helper, REFUSE};
+use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES};
+use crate::ops::{Addr, Op};
+use crate::vm::{Frame, HOST_RETURN};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, SigRef, Type, Value};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::JITModule;
+use cranelift_module::Module;
+use std::mem::offset_of;
+
+/// Compiles the definition whose instructions `ops` start at `start`;
+/// `None` when it cannot be (the interpreter keeps running it).
+pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op]) -> Option<NativeFn> {
+    let end = start.checked_add(ops.len() as u32)?;
+    // Only definitions that stay inside themselves: the last instruction
+    // returns, and every jump lands inside.
+    if ops.last() != Some(&Op::Exit) || ops.iter().any(|op| op.target().is_some_and(|t| t < start || t >= end)) {
+        return None;
+    }
+    let ptr = module.target_config().pointer_type();
+    let mut sig = module.make_signature();
+    sig.params.push(AbiParam::new(ptr));
+    sig.returns.push(AbiParam::new(I32));
+    let mut helper_sig = module.make_signature();
+    helper_sig.params.extend([AbiParam::new(ptr), AbiParam::new(I32), AbiParam::new(I32)]);
+    helper_sig.returns.push(AbiParam::new(I64));
+
+    let id = module.declare_anonymous_function(&sig).ok()?;
+    let mut ctx = module.make_context();
+    ctx.func.signature = sig.clone();
+    let mut fctx = FunctionBuilderContext::new();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let native_sig = b.import_signature(sig);
+        let helper_sig = b.import_signature(helper_sig);
+        let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops);
+        t.body();
+        t.b.seal_all_blocks();
+        t.b.finalize(module.target_config());
+    }
+    let dump = std::env::var_os("AXFORTH_JIT_DUMP").is_some();
+    ctx.set_disasm(dump);
+    if module.define_function(id, &mut ctx).is_err() {
+        module.clear_context(&mut ctx);
+        return None;
+    }
+    if dump {
+        if let Some(code) = ctx.compiled_code() {
+            eprintln!("---- native code at {start}:\n{}", code.vcode.as_deref().unwrap_or(""));
+        }
+    }
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().ok()?;
+    let code = module.get_finalized_function(id);
+    // SAFETY: the function was built with `sig`, which is `NativeFn`'s.
+    let f = unsafe { std::mem::transmute::<*const u8, NativeFn>(code) };
+    (f as usize >= COUNT_LIMIT).then_some(f)
+}
+
+struct Vars {
+    tos: Variable,
+    d: Variable,
+    rp: Variable,
+    fp: Variable,
+    steps: Variable,
+    ds: Variable,
+    rs: Variable,
+    frames: Variable,
+    mem: Variable,
+    mem_len: Variable,
+}
+
+struct Translator<'a> {
+    b: FunctionBuilder<'a>,
+    ptr: Type,
+    native_sig: SigRef,
+    helper_sig: SigRef,
+    start: Addr,
+    ops: &'a [Op],
+    ctx: Value,
+    max_d: Value,
+    max_r: Value,
+    v: Vars,
+    /// A block for each instruction that starts one (jump targets and
+    /// what follows a branch).
+    leaders: Vec<Option<Block>>,
+    deopt: Block,
+    propagate: Block,
+    /// The current block already ends in a jump or return.
+    closed: bool,
+}
+
+fn trusted() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+/// Data space: in bounds (checked) but of any alignment.
+fn data() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+impl<'a> Translator<'a> {
+    fn new(mut b: FunctionBuilder<'a>, ptr: Type, native_sig: SigRef, helper_sig: SigRef, start: Addr, ops: &'a [Op]) -> Self {
+        let v = Vars {
+            tos: b.declare_var(I32),
+            d: b.declare_var(I32),
+            rp: b.declare_var(I32),
+            fp: b.declare_var(I32),
+            steps: b.declare_var(I64),
+            ds: b.declare_var(ptr),
+            rs: b.declare_var(ptr),
+            frames: b.declare_var(ptr),
+            mem: b.declare_var(ptr),
+            mem_len: b.declare_var(I64),
+        };
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ctx = b.block_params(entry)[0];
+        let max_d = b.ins().load(I32, trusted(), ctx, offset_of!(JitCtx, max_d) as i32);
+        let max_r = b.ins().load(I32, trusted(), ctx, offset_of!(JitCtx, max_r) as i32);
+
+        let mut leaders = vec![None; ops.len()];
+        leaders[0] = Some(b.create_block());
+        for (i, op) in ops.iter().enumerate() {
+            if let Some(t) = op.target() {
+                let t = (t - start) as usize;
+                if leaders[t].is_none() {
+                    leaders[t] = Some(b.create_block());
+                }
+            }
+            let ends = op.target().is_some() || matches!(op, Op::Exit);
+            if ends && i + 1 < ops.len() && leaders[i + 1].is_none() {
+                leaders[i + 1] = Some(b.create_block());
+            }
+        }
+        let deopt = b.create_block();
+        b.append_block_param(deopt, I32);
+        let propagate = b.create_block();
+        b.append_block_param(propagate, I32);
+        let mut t = Translator { b, ptr, native_sig, helper_sig, start, ops, ctx, max_d, max_r, v, leaders, deopt, propagate, closed: false };
+        t.load_state();
+        let first = t.leaders[0].unwrap();
+        t.b.ins().jump(first, &[]);
+        t.closed = true;
+        t.exits();
+        t
+    }
+
+    // ---- the state in the context ----------------------------------
+
+    fn load_state(&mut self) {
+        let c = self.ctx;
+        let ptr = self.ptr;
+        let fields: [(Variable, Type, usize); 10] = [
+            (self.v.tos, I32, offset_of!(JitCtx, tos)),
+            (self.v.d, I32, offset_of!(JitCtx, depth)),
+            (self.v.rp, I32, offset_of!(JitCtx, rdepth)),
+            (self.v.fp, I32, offset_of!(JitCtx, fp)),
+            (self.v.steps, I64, offset_of!(JitCtx, steps)),
+            (self.v.ds, ptr, offset_of!(JitCtx, ds)),
+            (self.v.rs, ptr, offset_of!(JitCtx, rs)),
+            (self.v.frames, ptr, offset_of!(JitCtx, frames)),
+            (self.v.mem, ptr, offset_of!(JitCtx, mem)),
+            (self.v.mem_len, I64, offset_of!(JitCtx, mem_len)),
+        ];
+        for (var, ty, off) in fields {
+            let x = self.b.ins().load(ty, trusted(), c, off as i32);
+            self.b.def_var(var, x);
+        }
+    }
+
+    fn store_state(&mut self) {
+        let c = self.ctx;
+        let fields: [(Variable, usize); 5] = [
+            (self.v.tos, offset_of!(JitCtx, tos)),
+            (self.v.d, offset_of!(JitCtx, depth)),
+            (self.v.rp, offset_of!(JitCtx, rdepth)),
+            (self.v.fp, offset_of!(JitCtx, fp)),
+            (self.v.steps, offset_of!(JitCtx, steps)),
+        ];
+        for (var, off) in fields {
+            let x = self.b.use_var(var);
+            self.b.ins().store(trusted(), x, c, off as i32);
+        }
+    }
+
+    /// The two shared exits: deoptimize at an address, and pass a callee's
+    /// failure status up.
+    fn exits(&mut self) {
+        self.b.switch_to_block(self.deopt);
+        let at = self.b.block_params(self.deopt)[0];
+        self.store_state();
+        self.b.ins().store(trusted(), at, self.ctx, offset_of!(JitCtx, ip) as i32);
+        let s = self.b.ins().iconst(I32, DEOPT as i64);
+        self.b.ins().return_(&[s]);
+
+        self.b.switch_to_block(self.propagate);
+        let s = self.b.block_params(self.propagate)[0];
+        self.b.ins().return_(&[s]);
+    }
+
+    // ---- small pieces ----------------------------------------------
+
+    fn var(&mut self, v: Variable) -> Value {
+        self.b.use_var(v)
+    }
+
+    fn set(&mut self, v: Variable, x: Value) {
+        self.b.def_var(v, x);
+    }
+
+    fn konst(&mut self, n: i32) -> Value {
+        self.b.ins().iconst(I32, n as i64)
+    }
+
+    /// Deoptimizes to `at` when `bad` (an I8 truth value) holds.
+    fn guard(&mut self, bad: Value, at: Addr) {
+        let ok = self.b.create_block();
+        let at = self.konst(at as i32);
+        self.b.ins().brif(bad, self.deopt, &[BlockArg::Value(at)], ok, &[]);
+        self.b.switch_to_block(ok);
+    }
+
+    /// The interpreter's `need!`: at least `n` cells.
+    fn need(&mut self, n: u32, at: Addr) {
+        if n > 0 {
+            let d = self.var(self.v.d);
+            let bad = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, d, n as i64);
+            self.guard(bad, at);
+        }
+    }
+
+    /// Room for `n` more cells.
+    fn room(&mut self, n: u32, at: Addr) {
+        let d = self.var(self.v.d);
+        let after = self.b.ins().iadd_imm_s(d, n as i64);
+        let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.max_d);
+        self.guard(bad, at);
+    }
+
+    fn rneed(&mut self, n: u32, at: Addr) {
+        let rp = self.var(self.v.rp);
+        let bad = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, rp, n as i64);
+        self.guard(bad, at);
+    }
+
+    fn rroom(&mut self, n: u32, at: Addr) {
+        let rp = self.var(self.v.rp);
+        let after = self.b.ins().iadd_imm_s(rp, n as i64);
+        let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.max_r);
+        self.guard(bad, at);
+    }
+
+    /// The address of cell `i` (masked to 16 bits, as `at!` does) of the
+    /// stack at `base`.
+    fn slot(&mut self, base: Variable, i: Value) -> Value {
+        let i = self.b.ins().band_imm_s(i, 0xffff);
+        let i = self.b.ins().uextend(self.ptr, i);
+        let off = self.b.ins().ishl_imm_s(i, 2);
+        let base = self.var(base);
+        self.b.ins().iadd(base, off)
+    }
+
+    /// Data stack cell `d - k`.
+    fn below(&mut self, k: i64) -> Value {
+        let d = self.var(self.v.d);
+        let i = self.b.ins().iadd_imm_s(d, -k);
+        let p = self.slot(self.v.ds, i);
+        self.b.ins().load(I32, trusted(), p, 0)
+    }
+
+    fn set_below(&mut self, k: i64, x: Value) {
+        let d = self.var(self.v.d);
+        let i = self.b.ins().iadd_imm_s(d, -k);
+        let p = self.slot(self.v.ds, i);
+        self.b.ins().store(trusted(), x, p, 0);
+    }
+
+    fn add_d(&mut self, n: i64) {
+        let d = self.var(self.v.d);
+        let d = self.b.ins().iadd_imm_s(d, n);
+        self.set(self.v.d, d);
+    }
+
+    /// Push, room already checked.
+    fn push(&mut self, x: Value) {
+        let tos = self.var(self.v.tos);
+        self.set_below(0, tos);
+        self.add_d(1);
+        self.set(self.v.tos, x);
+    }
+
+    /// Pop, depth already checked.
+    fn pop(&mut self) -> Value {
+        let x = self.var(self.v.tos);
+        self.add_d(-1);
+        let t = self.below(0);
+        self.set(self.v.tos, t);
+        x
+    }
+
+    /// Drops `n` cells, depth already checked.
+    fn drop_n(&mut self, n: i64) {
+        self.add_d(-n);
+        let t = self.below(0);
+        self.set(self.v.tos, t);
+    }
+
+    fn rslot(&mut self, k: i64) -> Value {
+        let rp = self.var(self.v.rp);
+        let i = self.b.ins().iadd_imm_s(rp, -k);
+        self.slot(self.v.rs, i)
+    }
+
+    fn rget(&mut self, k: i64) -> Value {
+        let p = self.rslot(k);
+        self.b.ins().load(I32, trusted(), p, 0)
+    }
+
+    fn rput(&mut self, k: i64, x: Value) {
+        let p = self.rslot(k);
+        self.b.ins().store(trusted(), x, p, 0);
+    }
+
+    fn add_rp(&mut self, n: i64) {
+        let rp = self.var(self.v.rp);
+        let rp = self.b.ins().iadd_imm_s(rp, n);
+        self.set(self.v.rp, rp);
+    }
+
+    fn flag(&mut self, c: Value) -> Value {
+        self.b.ins().bmask(I32, c)
+    }
+
+    fn cmp_imm(&mut self, cc: IntCC, x: Value, n: i64) -> Value {
+        self.b.ins().icmp_imm_s(cc, x, n)
+    }
+
+    /// A checked pointer to `len` bytes of data space at `addr`.
+    fn data_at(&mut self, addr: Value, len: i64, at: Addr) -> Value {
+        let a = self.b.ins().uextend(I64, addr);
+        let end = self.b.ins().iadd_imm_s(a, len);
+        let mem_len = self.var(self.v.mem_len);
+        let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, mem_len);
+        self.guard(bad, at);
+        let mem = self.var(self.v.mem);
+        let a = if self.ptr == I64 { a } else { self.b.ins().ireduce(self.ptr, a) };
+        self.b.ins().iadd(mem, a)
+    }
+
+    fn fetch(&mut self, addr: Value, at: Addr) -> Value {
+        let p = self.data_at(addr, 4, at);
+        self.b.ins().load(I32, data(), p, 0)
+    }
+
+    fn cfetch(&mut self, addr: Value, at: Addr) -> Value {
+        let p = self.data_at(addr, 1, at);
+        self.b.ins().uload8(I32, data(), p, 0)
+    }
+
+    /// The step budget: deoptimize when it is spent (`when`, if given,
+    /// says whether the step is taken at all).
+    fn step(&mut self, when: Option<Value>, at: Addr) {
+        let steps = self.var(self.v.steps);
+        let spent = self.b.ins().icmp_imm_s(IntCC::Equal, steps, 0);
+        let bad = match when {
+            Some(w) => self.b.ins().band(spent, w),
+            None => spent,
+        };
+        self.guard(bad, at);
+        let one = match when {
+            Some(w) => self.b.ins().uextend(I64, w),
+            None => self.b.ins().iconst(I64, 1),
+        };
+        let steps = self.b.ins().isub(steps, one);
+        self.set(self.v.steps, steps);
+    }
+
+    fn call_helper(&mut self, h: Helper, a: i32, b: Value) -> Value {
+        let f = self.b.ins().iconst(self.ptr, h as usize as i64);
+        let a = self.konst(a);
+        let call = self.b.ins().call_indirect(self.helper_sig, f, &[self.ctx, a, b]);
+        self.b.inst_results(call)[0]
+    }
+
+    /// A syncing helper: state out, call, failure passed up, state back in.
+    fn synced(&mut self, h: Helper, a: i32, at: Addr) {
+        self.store_state();
+        let at = self.konst(at as i32);
+        let s = self.call_helper(h, a, at);
+        let s = self.b.ins().ireduce(I32, s);
+        self.check_status(s);
+    }
+
+    fn check_status(&mut self, s: Value) {
+        let ok = self.b.create_block();
+        self.b.ins().brif(s, self.propagate, &[BlockArg::Value(s)], ok, &[]);
+        self.b.switch_to_block(ok);
+        self.load_state();
+    }
+
+    /// A value helper that may answer `REFUSE`: deoptimize then.
+    fn value_helper(&mut self, h: Helper, a: i32, b: Value, at: Addr) -> Value {
+        let r = self.call_helper(h, a, b);
+        let bad = self.b.ins().icmp_imm_s(IntCC::Equal, r, REFUSE);
+        self.guard(bad, at);
+        self.b.ins().ireduce(I32, r)
+    }
+
+    fn block_at(&self, a: Addr) -> Block {
+        self.leaders[(a - self.start) as usize].expect("every jump target and successor of a branch has a block")
+    }
+
+    /// Jump to `t` from `at` (a backward jump is a step).
+    fn jump(&mut self, t: Addr, at: Addr) {
+        if t <= at {
+            self.step(None, at);
+        }
+        let target = self.block_at(t);
+        self.b.ins().jump(target, &[]);
+        self.closed = true;
+    }
+
+    /// A conditional jump to `t` when `taken`; `commit` pops its operands
+    /// (after the checks, before the branch).
+    fn branch(&mut self, taken: Value, t: Addr, at: Addr, commit: impl FnOnce(&mut Self)) {
+        let backward = t <= at;
+        if backward {
+            let steps = self.var(self.v.steps);
+            let spent = self.b.ins().icmp_imm_s(IntCC::Equal, steps, 0);
+            let bad = self.b.ins().band(spent, taken);
+            self.guard(bad, at);
+        }
+        commit(self);
+        if backward {
+            let steps = self.var(self.v.steps);
+            let one = self.b.ins().uextend(I64, taken);
+            let steps = self.b.ins().isub(steps, one);
+            self.set(self.v.steps, steps);
+        }
+        let target = self.block_at(t);
+        let next = self.block_at(at + 1);
+        self.b.ins().brif(taken, target, &[], next, &[]);
+        self.closed = true;
+    }
+
+    /// `( a b -- )` jump unless `cond(a, b)`.
+    fn compare_jump(&mut self, cc: IntCC, t: Addr, at: Addr) {
+        self.need(2, at);
+        let b = self.var(self.v.tos);
+        let a = self.below(1);
+        let holds = self.b.ins().icmp(cc, a, b);
+        let taken = self.b.ins().bxor_imm_s(holds, 1);
+        self.branch(taken, t, at, |s| s.drop_n(2));
+    }
+
+    fn literal_jump(&mut self, cc: IntCC, n: i16, t: Addr, at: Addr, keep: bool) {
+        self.need(1, at);
+        let a = self.var(self.v.tos);
+        let holds = self.cmp_imm(cc, a, n as i64);
+        let taken = self.b.ins().bxor_imm_s(holds, 1);
+        self.branch(taken, t, at, |s| {
+            if !keep {
+                s.drop_n(1)
+            }
+        });
+    }
+
+    fn unary(&mut self, at: Addr, f: impl FnOnce(&mut Self, Value) -> Value) {
+        self.need(1, at);
+        let x = self.var(self.v.tos);
+        let y = f(self, x);
+        self.set(self.v.tos, y);
+    }
+
+    fn binary(&mut self, at: Addr, f: impl FnOnce(&mut Self, Value, Value) -> Value) {
+        self.need(2, at);
+        let b = self.var(self.v.tos);
+        let a = self.below(1);
+        let y = f(self, a, b);
+        self.add_d(-1);
+        self.set(self.v.tos, y);
+    }
+
+    fn compare(&mut self, at: Addr, cc: IntCC) {
+        self.binary(at, |s, a, b| {
+            let c = s.b.ins().icmp(cc, a, b);
+            s.flag(c)
+        });
+    }
+
+    fn compare_lit(&mut self, at: Addr, cc: IntCC, n: i32) {
+        self.unary(at, |s, x| {
+            let c = s.cmp_imm(cc, x, n as i64);
+            s.flag(c)
+        });
+    }
+
+    /// Pushes a value computed after the room check.
+    fn push_checked(&mut self, at: Addr, f: impl FnOnce(&mut Self) -> Value) {
+        self.room(1, at);
+        let x = f(self);
+        self.push(x);
+    }
+
+    /// `x @ ` then `x !` style: a store of `value` at `addr`, popping `n`.
+    fn store_and_drop(&mut self, addr: Value, value: Value, n: i64, byte: bool, at: Addr) {
+        let p = self.data_at(addr, if byte { 1 } else { 4 }, at);
+        if byte {
+            self.b.ins().istore8(data(), value, p, 0);
+        } else {
+            self.b.ins().store(data(), value, p, 0);
+        }
+        if n > 0 {
+            self.drop_n(n);
+        }
+    }
+
+    fn add_at(&mut self, addr: Value, delta: Value, at: Addr) {
+        let p = self.data_at(addr, 4, at);
+        let v = self.b.ins().load(I32, data(), p, 0);
+        let v = self.b.ins().iadd(v, delta);
+        self.b.ins().store(data(), v, p, 0);
+    }
+
+    /// The loop index (`I`), with the return-stack check.
+    fn index(&mut self, at: Addr) -> Value {
+        self.rneed(2, at);
+        self.rget(1)
+    }
+
+    /// ( a b -- q ) or r: wrapping division by a non-zero divisor
+    /// (`MIN / -1` wraps instead of trapping).
+    fn divide(&mut self, a: Value, b: Value, rem: bool) -> Value {
+        let minus_one = self.cmp_imm(IntCC::Equal, b, -1);
+        let one = self.konst(1);
+        let safe = self.b.ins().select(minus_one, one, b);
+        if rem {
+            let r = self.b.ins().srem(a, safe);
+            let zero = self.konst(0);
+            self.b.ins().select(minus_one, zero, r)
+        } else {
+            let q = self.b.ins().sdiv(a, safe);
+            let neg = self.b.ins().ineg(a);
+            self.b.ins().select(minus_one, neg, q)
+        }
+    }
+
+    fn nonzero_divisor(&mut self, at: Addr) {
+        let tos = self.var(self.v.tos);
+        let zero = self.cmp_imm(IntCC::Equal, tos, 0);
+        self.guard(zero, at);
+    }
+
+    /// `here`'s content (a game query), or a deoptimization.
+    fn here_cell(&mut self, at: Addr) -> Value {
+        let minus_one = self.konst(-1);
+        self.value_helper(helpers::cell, 0, minus_one, at)
+    }
+
+    fn gen_field(&mut self, offset: usize) -> Value {
+        let g = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32);
+        self.b.ins().load(I32, trusted(), g, offset as i32)
+    }
+
+    // ---- the body ----------------------------------------------------
+
+    fn body(&mut self) {
+        for i in 0..self.ops.len() {
+            let at = self.start + i as u32;
+            if let Some(block) = self.leaders[i] {
+                if !self.closed {
+                    self.b.ins().jump(block, &[]);
+                }
+                self.b.switch_to_block(block);
+                self.closed = false;
+            } else if self.closed {
+                // Unreachable code after a jump or EXIT: a block of its own.
+                let block = self.b.create_block();
+                self.b.switch_to_block(block);
+                self.closed = false;
+            }
+            self.op(self.ops[i], at);
+        }
+        if !self.closed {
+            // Unreachable: the last instruction is EXIT.
+            let s = self.konst(DEOPT as i32);
+            self.b.ins().return_(&[s]);
+        }
+    }
+
+    fn op(&mut self, op: Op, at: Addr) {
+        use IntCC::*;
+        let tos_v = self.v.tos;
+        match op {
+            Op::Lit(n) => self.push_checked(at, |s| s.konst(n)),
+            Op::Call(a) => self.call(a, at),
+            Op::Exit => self.exit(at),
+            Op::Jump(t) => self.jump(t, at),
+            Op::JumpIfZero(t) => {
+                self.need(1, at);
+                let x = self.var(tos_v);
+                let taken = self.cmp_imm(Equal, x, 0);
+                self.branch(taken, t, at, |s| s.drop_n(1));
+            }
+            Op::JumpIfNonZero(t) => {
+                self.need(1, at);
+                let x = self.var(tos_v);
+                let taken = self.cmp_imm(NotEqual, x, 0);
+                self.branch(taken, t, at, |s| s.drop_n(1));
+            }
+            Op::DupJumpIfZero(t) => {
+                self.need(1, at);
+                let x = self.var(tos_v);
+                let taken = self.cmp_imm(Equal, x, 0);
+                self.branch(taken, t, at, |_| {});
+            }
+            Op::Execute => self.synced(helpers::execute, 0, at),
+            Op::Deferred(slot) => self.synced(helpers::deferred, slot as i32, at),
+            Op::SetDefer(slot) => self.synced(helpers::set_defer, slot as i32, at),
+            Op::Host(id) => self.synced(helpers::host, id as i32, at),
+            Op::DoesSet(t) => self.synced(helpers::does, t as i32, at),
+            Op::CompileXt(xt) => self.synced(helpers::compile_xt, xt as i32, at),
+            Op::DotQuote(a) => self.synced(helpers::dot_quote, a as i32, at),
+            Op::AbortQuote(_) => {
+                self.need(1, at);
+                let x = self.var(tos_v);
+                let abort = self.cmp_imm(NotEqual, x, 0);
+                self.guard(abort, at);
+                self.drop_n(1);
+            }
+
+            // ---- loops and the return stack ----
+            Op::Do => {
+                self.need(2, at);
+                self.rroom(2, at);
+                let start = self.var(tos_v);
+                let limit = self.below(1);
+                self.drop_n(2);
+                self.rput(0, limit);
+                self.rput(-1, start);
+                self.add_rp(2);
+            }
+            Op::QDo(t) => {
+                self.need(2, at);
+                self.rroom(2, at);
+                let start = self.var(tos_v);
+                let limit = self.below(1);
+                self.drop_n(2);
+                let same = self.b.ins().icmp(Equal, start, limit);
+                let enter = self.b.create_block();
+                let target = self.block_at(t);
+                self.b.ins().brif(same, target, &[], enter, &[]);
+                self.b.switch_to_block(enter);
+                self.rput(0, limit);
+                self.rput(-1, start);
+                self.add_rp(2);
+            }
+            Op::Loop(t) => {
+                self.rneed(2, at);
+                let i = self.rget(1);
+                let i = self.b.ins().iadd_imm_s(i, 1);
+                let limit = self.rget(2);
+                let again = self.b.ins().icmp(NotEqual, i, limit);
+                self.loop_back(again, i, t, at);
+            }
+            Op::PlusLoop(t) => {
+                self.need(1, at);
+                self.rneed(2, at);
+                let n = self.var(tos_v);
+                let index = self.rget(1);
+                let limit = self.rget(2);
+                let old = self.b.ins().isub(index, limit);
+                let new = self.b.ins().iadd(old, n);
+                let x1 = self.b.ins().bxor(old, new);
+                let x2 = self.b.ins().bxor(old, n);
+                let both = self.b.ins().band(x1, x2);
+                let again = self.cmp_imm(SignedGreaterThanOrEqual, both, 0);
+                // The step check comes before the pop, so a deopt finds
+                // the instruction's operands in place.
+                let steps = self.var(self.v.steps);
+                let spent = self.cmp_imm(Equal, steps, 0);
+                let bad = self.b.ins().band(spent, again);
+                self.guard(bad, at);
+                self.drop_n(1);
+                let i = self.b.ins().iadd(index, n);
+                self.loop_back_checked(again, i, t, at);
+            }
+            Op::Leave(t) => {
+                self.rneed(2, at);
+                self.add_rp(-2);
+                self.jump(t, at);
+            }
+            Op::Unloop => {
+                self.rneed(2, at);
+                self.add_rp(-2);
+            }
+            Op::I => {
+                self.room(1, at);
+                let i = self.index(at);
+                self.push(i);
+            }
+            Op::J => {
+                self.room(1, at);
+                self.rneed(4, at);
+                let j = self.rget(3);
+                self.push(j);
+            }
+            Op::K => {
+                self.room(1, at);
+                self.rneed(6, at);
+                let k = self.rget(5);
+                self.push(k);
+            }
+            Op::ToR => {
+                self.need(1, at);
+                self.rroom(1, at);
+                let x = self.pop();
+                self.rput(0, x);
+                self.add_rp(1);
+            }
+            Op::RFrom => {
+                self.rneed(1, at);
+                self.room(1, at);
+                let x = self.rget(1);
+                self.add_rp(-1);
+                self.push(x);
+            }
+            Op::RFetch => {
+                self.rneed(1, at);
+                self.room(1, at);
+                let x = self.rget(1);
+                self.push(x);
+            }
+
+            // ---- stack ----
+            Op::Dup => {
+                self.need(1, at);
+                self.room(1, at);
+                let x = self.var(tos_v);
+                self.push(x);
+            }
+            Op::Drop => {
+                self.need(1, at);
+                self.drop_n(1);
+            }
+            Op::Swap => {
+                self.need(2, at);
+                let a = self.below(1);
+                let b = self.var(tos_v);
+                self.set_below(1, b);
+                self.set(tos_v, a);
+            }
+            Op::Over => {
+                self.need(2, at);
+                self.room(1, at);
+                let a = self.below(1);
+                self.push(a);
+            }
+            Op::Rot => {
+                self.need(3, at);
+                let (a, b, c) = (self.below(2), self.below(1), self.var(tos_v));
+                self.set_below(2, b);
+                self.set_below(1, c);
+                self.set(tos_v, a);
+            }
+            Op::MinusRot => {
+                self.need(3, at);
+                let (a, b, c) = (self.below(2), self.below(1), self.var(tos_v));
+                self.set_below(2, c);
+                self.set_below(1, a);
+                self.set(tos_v, b);
+            }
+            Op::Nip => {
+                self.need(2, at);
+                self.add_d(-1);
+            }
+            Op::Tuck => {
+                self.need(2, at);
+                self.room(1, at);
+                let a = self.below(1);
+                let b = self.var(tos_v);
+                self.set_below(1, b);
+                self.set_below(0, a);
+                self.add_d(1);
+            }
+            Op::Pick => {
+                self.need(1, at);
+                let u = self.var(tos_v);
+                let negative = self.cmp_imm(SignedLessThan, u, 0);
+                let want = self.b.ins().iadd_imm_s(u, 2);
+                let d = self.var(self.v.d);
+                let short = self.b.ins().icmp(UnsignedGreaterThan, want, d);
+                let bad = self.b.ins().bor(negative, short);
+                self.guard(bad, at);
+                let d = self.var(self.v.d);
+                let i = self.b.ins().isub(d, u);
+                let i = self.b.ins().iadd_imm_s(i, -1);
+                let p = self.slot(self.v.ds, i);
+                let x = self.b.ins().load(I32, trusted(), p, 0);
+                self.set(tos_v, x);
+            }
+            Op::Roll => self.synced(helpers::roll, 0, at),
+            Op::TwoDup => {
+                self.need(2, at);
+                self.room(2, at);
+                let (a, b) = (self.below(1), self.var(tos_v));
+                self.push(a);
+                self.push(b);
+            }
+            Op::TwoDrop => {
+                self.need(2, at);
+                self.drop_n(2);
+            }
+            Op::TwoSwap => {
+                self.need(4, at);
+                let (a, b, c, x) = (self.below(3), self.below(2), self.below(1), self.var(tos_v));
+                self.set_below(3, c);
+                self.set_below(2, x);
+                self.set_below(1, a);
+                self.set(tos_v, b);
+            }
+            Op::TwoOver => {
+                self.need(4, at);
+                self.room(2, at);
+                let (a, b) = (self.below(3), self.below(2));
+                self.push(a);
+                self.push(b);
+            }
+            Op::QDup => {
+                self.need(1, at);
+                let x = self.var(tos_v);
+                let nonzero = self.cmp_imm(NotEqual, x, 0);
+                // Room only matters when it duplicates.
+                let d = self.var(self.v.d);
+                let full = self.b.ins().icmp(UnsignedGreaterThanOrEqual, d, self.max_d);
+                let bad = self.b.ins().band(full, nonzero);
+                self.guard(bad, at);
+                let dup = self.b.create_block();
+                let next = self.b.create_block();
+                self.b.ins().brif(nonzero, dup, &[], next, &[]);
+                self.b.switch_to_block(dup);
+                self.push(x);
+                self.b.ins().jump(next, &[]);
+                self.b.switch_to_block(next);
+            }
+            Op::Depth => self.push_checked(at, |s| s.var(s.v.d)),
+
+            // ---- arithmetic and logic ----
+            Op::Add => self.binary(at, |s, a, b| s.b.ins().iadd(a, b)),
+            Op::Sub => self.binary(at, |s, a, b| s.b.ins().isub(a, b)),
+            Op::Mul => self.binary(at, |s, a, b| s.b.ins().imul(a, b)),
+            Op::Div | Op::Mod => {
+                self.need(2, at);
+                self.nonzero_divisor(at);
+                let rem = op == Op::Mod;
+                self.binary(at, |s, a, b| s.divide(a, b, rem));
+            }
+            Op::DivMod => {
+                self.need(2, at);
+                self.nonzero_divisor(at);
+                let (a, b) = (self.below(1), self.var(tos_v));
+                let r = self.divide(a, b, true);
+                let q = self.divide(a, b, false);
+                self.set_below(1, r);
+                self.set(tos_v, q);
+            }
+            Op::MulDiv => {
+                self.need(3, at);
+                self.nonzero_divisor(at);
+                let (a, b, c) = (self.below(2), self.below(1), self.var(tos_v));
+                let a = self.b.ins().sextend(I64, a);
+                let b = self.b.ins().sextend(I64, b);
+                let c = self.b.ins().sextend(I64, c);
+                let p = self.b.ins().imul(a, b);
+                let q = self.b.ins().sdiv(p, c);
+                let q = self.b.ins().ireduce(I32, q);
+                self.add_d(-2);
+                self.set(tos_v, q);
+            }
+            Op::Inc => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, 1)),
+            Op::Dec => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, -1)),
+            Op::Add2 => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, 2)),
+            Op::Sub2 => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, -2)),
+            Op::Mul2 => self.unary(at, |s, x| s.b.ins().ishl_imm_s(x, 1)),
+            Op::Div2 => self.unary(at, |s, x| s.b.ins().sshr_imm_s(x, 1)),
+            Op::Abs => self.unary(at, |s, x| s.b.ins().iabs(x)),
+            Op::Negate => self.unary(at, |s, x| s.b.ins().ineg(x)),
+            Op::Min => self.binary(at, |s, a, b| s.b.ins().smin(a, b)),
+            Op::Max => self.binary(at, |s, a, b| s.b.ins().smax(a, b)),
+            Op::Eq => self.compare(at, Equal),
+            Op::Ne => self.compare(at, NotEqual),
+            Op::Lt => self.compare(at, SignedLessThan),
+            Op::Gt => self.compare(at, SignedGreaterThan),
+            Op::Le => self.compare(at, SignedLessThanOrEqual),
+            Op::Ge => self.compare(at, SignedGreaterThanOrEqual),
+            Op::ULt => self.compare(at, UnsignedLessThan),
+            Op::ZeroEq => self.compare_lit(at, Equal, 0),
+            Op::ZeroNe => self.compare_lit(at, NotEqual, 0),
+            Op::ZeroLt => self.compare_lit(at, SignedLessThan, 0),
+            Op::ZeroGt => self.compare_lit(at, SignedGreaterThan, 0),
+            Op::And => self.binary(at, |s, a, b| s.b.ins().band(a, b)),
+            Op::Or => self.binary(at, |s, a, b| s.b.ins().bor(a, b)),
+            Op::Xor => self.binary(at, |s, a, b| s.b.ins().bxor(a, b)),
+            Op::Invert => self.unary(at, |s, x| s.b.ins().bnot(x)),
+            Op::LShift | Op::RShift => {
+                let left = op == Op::LShift;
+                self.binary(at, |s, a, b| {
+                    let shifted = if left { s.b.ins().ishl(a, b) } else { s.b.ins().ushr(a, b) };
+                    let small = s.cmp_imm(UnsignedLessThan, b, 32);
+                    let zero = s.konst(0);
+                    s.b.ins().select(small, shifted, zero)
+                });
+            }
+
+            // ---- memory ----
+            Op::Fetch => {
+                self.need(1, at);
+                let a = self.var(tos_v);
+                let x = self.fetch(a, at);
+                self.set(tos_v, x);
+            }
+            Op::CFetch => {
+                self.need(1, at);
+                let a = self.var(tos_v);
+                let x = self.cfetch(a, at);
+                self.set(tos_v, x);
+            }
+            Op::Store | Op::CStore => {
+                self.need(2, at);
+                let a = self.var(tos_v);
+                let x = self.below(1);
+                self.store_and_drop(a, x, 2, op == Op::CStore, at);
+            }
+            Op::PlusStore => {
+                self.need(2, at);
+                let a = self.var(tos_v);
+                let n = self.below(1);
+                self.add_at(a, n, at);
+                self.drop_n(2);
+            }
+            Op::IncMem | Op::DecMem => {
+                self.need(1, at);
+                let a = self.var(tos_v);
+                let delta = self.konst(if op == Op::IncMem { 1 } else { -1 });
+                self.add_at(a, delta, at);
+                self.drop_n(1);
+            }
+            Op::On | Op::Off => {
+                self.need(1, at);
+                let a = self.var(tos_v);
+                let x = self.konst(if op == Op::On { -1 } else { 0 });
+                self.store_and_drop(a, x, 1, false, at);
+            }
+            Op::Here => {
+                self.room(1, at);
+                let zero = self.konst(0);
+                let h = self.call_helper(helpers::here, 0, zero);
+                let h = self.b.ins().ireduce(I32, h);
+                self.push(h);
+            }
+            Op::Allot | Op::Comma | Op::CComma => {
+                self.need(1, at);
+                let which = match op {
+                    Op::Allot => 0,
+                    Op::Comma => 1,
+                    _ => 2,
+                };
+                let x = self.var(tos_v);
+                self.value_helper(helpers::allot, which, x, at);
+                self.drop_n(1);
+            }
+            Op::Cells => self.unary(at, |s, x| s.b.ins().ishl_imm_s(x, 2)),
+            Op::Fill => self.synced(helpers::fill_or_move, 0, at),
+            Op::Move => self.synced(helpers::fill_or_move, 1, at),
+            Op::Count => {
+                self.need(1, at);
+                self.room(1, at);
+                let a = self.var(tos_v);
+                let len = self.cfetch(a, at);
+                let a1 = self.b.ins().iadd_imm_s(a, 1);
+                self.set(tos_v, a1);
+                self.push(len);
+            }
+
+            // ---- the game layer ----
+            Op::GStep(dir) => {
+                self.room(1, at);
+                let zero = self.konst(0);
+                let f = self.call_helper(helpers::step, dir as i32, zero);
+                let f = self.b.ins().ireduce(I32, f);
+                self.push(f);
+            }
+            Op::GHere => self.push_checked(at, |s| s.gen_field(gen_offset(GenField::Here))),
+            Op::GFrom => self.push_checked(at, |s| s.gen_field(gen_offset(GenField::From))),
+            Op::GBack => {
+                let from = self.gen_field(gen_offset(GenField::From));
+                let g = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32);
+                self.b.ins().store(trusted(), from, g, gen_offset(GenField::Here) as i32);
+            }
+            Op::GEmpty | Op::GNotEmpty => {
+                self.room(1, at);
+                let c = self.here_cell(at);
+                let cc = if op == Op::GEmpty { Equal } else { NotEqual };
+                let yes = self.cmp_imm(cc, c, 0);
+                let f = self.flag(yes);
+                self.push(f);
+            }
+            Op::GFriend | Op::GEnemy => {
+                self.room(1, at);
+                let zero = self.konst(0);
+                let f = self.value_helper(helpers::friend, (op == Op::GEnemy) as i32, zero, at);
+                self.push(f);
+            }
+            Op::GEmptyAt | Op::GPieceAt | Op::GPlayerAt => {
+                self.need(1, at);
+                let pos = self.var(tos_v);
+                // -1 asks the helper for `here`: refuse it here, the
+                // interpreter reports position -1 itself.
+                let minus = self.cmp_imm(Equal, pos, -1);
+                self.guard(minus, at);
+                let c = self.value_helper(helpers::cell, 0, pos, at);
+                let x = match op {
+                    Op::GEmptyAt => {
+                        let e = self.cmp_imm(Equal, c, 0);
+                        self.flag(e)
+                    }
+                    Op::GPieceAt => c,
+                    _ => self.b.ins().band_imm_s(c, crate::game::PLAYER_MASK as i64),
+                };
+                self.set(tos_v, x);
+            }
+            Op::GVerify => {
+                self.need(1, at);
+                let x = self.var(tos_v);
+                let fails = self.cmp_imm(Equal, x, 0);
+                self.guard(fails, at);
+                self.drop_n(1);
+            }
+            Op::GStepVerify(dir) => {
+                let zero = self.konst(0);
+                let f = self.call_helper(helpers::step, dir as i32, zero);
+                // No link: `here` did not move, so the state is as before.
+                let fails = self.cmp_imm(Equal, f, 0);
+                self.guard(fails, at);
+            }
+            Op::GEmptyVerify | Op::GNotEmptyVerify => {
+                let c = self.here_cell(at);
+                let cc = if op == Op::GEmptyVerify { NotEqual } else { Equal };
+                let fails = self.cmp_imm(cc, c, 0);
+                self.guard(fails, at);
+            }
+            Op::GFriendVerify | Op::GEnemyVerify => {
+                let zero = self.konst(0);
+                let f = self.value_helper(helpers::friend, (op == Op::GEnemyVerify) as i32, zero, at);
+                let fails = self.cmp_imm(Equal, f, 0);
+                self.guard(fails, at);
+            }
+
+            // ---- superinstructions ----
+            Op::LitAdd(n) => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, n as i64)),
+            Op::LitMul(n) => self.unary(at, |s, x| s.b.ins().imul_imm_s(x, n as i64)),
+            Op::LitMulAdd(n) => self.binary(at, |s, a, b| {
+                let m = s.b.ins().imul_imm_s(b, n as i64);
+                s.b.ins().iadd(a, m)
+            }),
+            Op::LitDiv(n) | Op::LitMod(n) => {
+                let rem = matches!(op, Op::LitMod(_));
+                self.unary(at, |s, x| {
+                    let k = s.konst(n);
+                    s.divide(x, k, rem)
+                });
+            }
+            Op::AddAt(n, a) => {
+                let addr = self.konst(a as i32);
+                let delta = self.konst(n as i32);
+                self.add_at(addr, delta, at);
+            }
+            Op::LitEq(n) => self.compare_lit(at, Equal, n),
+            Op::LitNe(n) => self.compare_lit(at, NotEqual, n),
+            Op::LitLt(n) => self.compare_lit(at, SignedLessThan, n),
+            Op::LitGt(n) => self.compare_lit(at, SignedGreaterThan, n),
+            Op::FetchAt(a) => {
+                self.room(1, at);
+                let addr = self.konst(a as i32);
+                let x = self.fetch(addr, at);
+                self.push(x);
+            }
+            Op::StoreAt(a) => {
+                self.need(1, at);
+                let addr = self.konst(a as i32);
+                let x = self.var(tos_v);
+                self.store_and_drop(addr, x, 1, false, at);
+            }
+            Op::IncAt(a) => {
+                let addr = self.konst(a as i32);
+                let one = self.konst(1);
+                self.add_at(addr, one, at);
+            }
+            Op::FetchAdd => {
+                self.need(2, at);
+                let a = self.var(tos_v);
+                let x = self.fetch(a, at);
+                let below = self.below(1);
+                let sum = self.b.ins().iadd(below, x);
+                self.add_d(-1);
+                self.set(tos_v, sum);
+            }
+            Op::CellsAdd => self.binary(at, |s, a, b| {
+                let m = s.b.ins().ishl_imm_s(b, 2);
+                s.b.ins().iadd(a, m)
+            }),
+            Op::IAdd => {
+                self.need(1, at);
+                let i = self.index(at);
+                let x = self.var(tos_v);
+                let y = self.b.ins().iadd(x, i);
+                self.set(tos_v, y);
+            }
+            Op::OverAdd => {
+                self.need(2, at);
+                let a = self.below(1);
+                let x = self.var(tos_v);
+                let y = self.b.ins().iadd(x, a);
+                self.set(tos_v, y);
+            }
+            Op::FetchOff(n) | Op::CFetchOff(n) => {
+                self.need(1, at);
+                let a = self.var(tos_v);
+                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let x = if matches!(op, Op::FetchOff(_)) { self.fetch(a, at) } else { self.cfetch(a, at) };
+                self.set(tos_v, x);
+            }
+            Op::StoreOff(n) | Op::CStoreOff(n) => {
+                self.need(2, at);
+                let a = self.var(tos_v);
+                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let x = self.below(1);
+                self.store_and_drop(a, x, 2, matches!(op, Op::CStoreOff(_)), at);
+            }
+            Op::CellsLit(n) => self.unary(at, |s, x| {
+                let m = s.b.ins().ishl_imm_s(x, 2);
+                s.b.ins().iadd_imm_s(m, n as i64)
+            }),
+            Op::FetchCell(n) => {
+                self.need(1, at);
+                let x = self.var(tos_v);
+                let a = self.b.ins().ishl_imm_s(x, 2);
+                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let y = self.fetch(a, at);
+                self.set(tos_v, y);
+            }
+            Op::StoreCell(n) => {
+                self.need(2, at);
+                let x = self.var(tos_v);
+                let a = self.b.ins().ishl_imm_s(x, 2);
+                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let value = self.below(1);
+                self.store_and_drop(a, value, 2, false, at);
+            }
+            Op::ILit(n) => {
+                self.room(1, at);
+                let i = self.index(at);
+                let x = self.b.ins().iadd_imm_s(i, n as i64);
+                self.push(x);
+            }
+            Op::ICell(n) => {
+                self.room(1, at);
+                let i = self.index(at);
+                let x = self.b.ins().ishl_imm_s(i, 2);
+                let x = self.b.ins().iadd_imm_s(x, n as i64);
+                self.push(x);
+            }
+            Op::IFetchCell(n) => {
+                self.room(1, at);
+                let i = self.index(at);
+                let a = self.b.ins().ishl_imm_s(i, 2);
+                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let x = self.fetch(a, at);
+                self.push(x);
+            }
+            Op::IStoreCell(n) => {
+                self.need(1, at);
+                let i = self.index(at);
+                let a = self.b.ins().ishl_imm_s(i, 2);
+                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let x = self.var(tos_v);
+                self.store_and_drop(a, x, 1, false, at);
+            }
+            Op::ICFetch(n) => {
+                self.room(1, at);
+                let i = self.index(at);
+                let a = self.b.ins().iadd_imm_s(i, n as i64);
+                let x = self.cfetch(a, at);
+                self.push(x);
+            }
+            Op::ICStore(n) => {
+                self.need(1, at);
+                let i = self.index(at);
+                let a = self.b.ins().iadd_imm_s(i, n as i64);
+                let x = self.var(tos_v);
+                self.store_and_drop(a, x, 1, true, at);
+            }
+            Op::JumpUnlessAnd(t) => {
+                self.need(2, at);
+                let b = self.var(tos_v);
+                let a = self.below(1);
+                let both = self.b.ins().band(a, b);
+                let taken = self.cmp_imm(Equal, both, 0);
+                self.branch(taken, t, at, |s| s.drop_n(2));
+            }
+            Op::JumpUnlessEq(t) => self.compare_jump(Equal, t, at),
+            Op::JumpUnlessNe(t) => self.compare_jump(NotEqual, t, at),
+            Op::JumpUnlessLt(t) => self.compare_jump(SignedLessThan, t, at),
+            Op::JumpUnlessGt(t) => self.compare_jump(SignedGreaterThan, t, at),
+            Op::JumpUnlessLe(t) => self.compare_jump(SignedLessThanOrEqual, t, at),
+            Op::JumpUnlessGe(t) => self.compare_jump(SignedGreaterThanOrEqual, t, at),
+            Op::JumpUnlessLitEq(n, t) => self.literal_jump(Equal, n, t, at, false),
+            Op::JumpUnlessLitNe(n, t) => self.literal_jump(NotEqual, n, t, at, false),
+            Op::JumpUnlessLitLt(n, t) => self.literal_jump(SignedLessThan, n, t, at, false),
+            Op::JumpUnlessLitGt(n, t) => self.literal_jump(SignedGreaterThan, n, t, at, false),
+            Op::JumpUnlessLitLe(n, t) => self.literal_jump(SignedLessThanOrEqual, n, t, at, false),
+            Op::JumpUnlessLitGe(n, t) => self.literal_jump(SignedGreaterThanOrEqual, n, t, at, false),
+            Op::DupJumpUnlessLitEq(n, t) => self.literal_jump(Equal, n, t, at, true),
+            Op::DupJumpUnlessLitNe(n, t) => self.literal_jump(NotEqual, n, t, at, true),
+            Op::DupJumpUnlessLitLt(n, t) => self.literal_jump(SignedLessThan, n, t, at, true),
+            Op::DupJumpUnlessLitGt(n, t) => self.literal_jump(SignedGreaterThan, n, t, at, true),
+            Op::DupJumpUnlessLitLe(n, t) => self.literal_jump(SignedLessThanOrEqual, n, t, at, true),
+            Op::DupJumpUnlessLitGe(n, t) => self.literal_jump(SignedGreaterThanOrEqual, n, t, at, true),
+        }
+    }
+
+    /// `LOOP`: the step check, then back to `t` with the new index or out.
+    fn loop_back(&mut self, again: Value, i: Value, t: Addr, at: Addr) {
+        let steps = self.var(self.v.steps);
+        let spent = self.cmp_imm(IntCC::Equal, steps, 0);
+        let bad = self.b.ins().band(spent, again);
+        self.guard(bad, at);
+        self.loop_back_checked(again, i, t, at);
+    }
+
+    fn loop_back_checked(&mut self, again: Value, i: Value, t: Addr, at: Addr) {
+        let back = self.b.create_block();
+        let out = self.b.create_block();
+        self.b.ins().brif(again, back, &[], out, &[]);
+        self.b.switch_to_block(back);
+        self.rput(1, i);
+        let steps = self.var(self.v.steps);
+        let steps = self.b.ins().iadd_imm_s(steps, -1);
+        self.set(self.v.steps, steps);
+        let target = self.block_at(t);
+        self.b.ins().jump(target, &[]);
+        self.b.switch_to_block(out);
+        self.add_rp(-2);
+        let _ = at;
+    }
+
+    /// `Call`: the interpreter's checks, the frame, then the callee's
+    /// native code directly when it has some, else the `call` helper.
+    fn call(&mut self, target: Addr, at: Addr) {
+        let steps = self.var(self.v.steps);
+        let spent = self.cmp_imm(IntCC::Equal, steps, 0);
+        let fp = self.var(self.v.fp);
+        let deep = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, fp, self.max_r);
+        let bad = self.b.ins().bor(spent, deep);
+        self.guard(bad, at);
+        let steps = self.b.ins().iadd_imm_s(steps, -1);
+        self.set(self.v.steps, steps);
+        let frame = self.frame_slot(fp);
+        let ret = self.konst((at + 1) as i32);
+        self.b.ins().store(trusted(), ret, frame, offset_of!(Frame, ret) as i32);
+        let rp = self.var(self.v.rp);
+        self.b.ins().store(trusted(), rp, frame, offset_of!(Frame, rdepth) as i32);
+        let fp1 = self.b.ins().iadd_imm_s(fp, 1);
+        self.set(self.v.fp, fp1);
+        self.store_state();
+
+        let lookup = self.b.create_block();
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(join, I32);
+        let table_len = self.b.ins().load(I64, trusted(), self.ctx, offset_of!(JitCtx, table_len) as i32);
+        let in_table = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, table_len, target as i64);
+        let shallow = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fp1, NATIVE_FRAMES as i64);
+        let ok = self.b.ins().band(in_table, shallow);
+        self.b.ins().brif(ok, lookup, &[], slow, &[]);
+
+        self.b.switch_to_block(lookup);
+        let table = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, table) as i32);
+        let f = self.b.ins().load(self.ptr, trusted(), table, (target as i32) * (self.ptr.bytes() as i32));
+        let compiled = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, f, COUNT_LIMIT as i64);
+        self.b.ins().brif(compiled, fast, &[], slow, &[]);
+
+        self.b.switch_to_block(fast);
+        let call = self.b.ins().call_indirect(self.native_sig, f, &[self.ctx]);
+        let s = self.b.inst_results(call)[0];
+        self.b.ins().jump(join, &[BlockArg::Value(s)]);
+
+        self.b.switch_to_block(slow);
+        let at_v = self.konst(at as i32);
+        let s = self.call_helper(helpers::call, target as i32, at_v);
+        let s = self.b.ins().ireduce(I32, s);
+        self.b.ins().jump(join, &[BlockArg::Value(s)]);
+
+        self.b.switch_to_block(join);
+        let s = self.b.block_params(join)[0];
+        self.check_status(s);
+    }
+
+    fn frame_slot(&mut self, fp: Value) -> Value {
+        let i = self.b.ins().band_imm_s(fp, 0xffff);
+        let i = self.b.ins().uextend(self.ptr, i);
+        let off = self.b.ins().imul_imm_s(i, std::mem::size_of::<Frame>() as i64);
+        let frames = self.var(self.v.frames);
+        self.b.ins().iadd(frames, off)
+    }
+
+    /// `EXIT`: pop the frame and return; a return address past the end of
+    /// code (a definition recompiled while it ran) is the interpreter's
+    /// to report.
+    fn exit(&mut self, at: Addr) {
+        let fp = self.var(self.v.fp);
+        let fp1 = self.b.ins().iadd_imm_s(fp, -1);
+        let frame = self.frame_slot(fp1);
+        let ret = self.b.ins().load(I32, trusted(), frame, offset_of!(Frame, ret) as i32);
+        let rdepth = self.b.ins().load(I32, trusted(), frame, offset_of!(Frame, rdepth) as i32);
+        let next_addr = self.b.ins().load(I32, trusted(), self.ctx, offset_of!(JitCtx, next_addr) as i32);
+        let past = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, ret, next_addr);
+        let host = self.cmp_imm(IntCC::Equal, ret, HOST_RETURN as i32 as i64);
+        let not_host = self.b.ins().bxor_imm_s(host, 1);
+        let bad = self.b.ins().band(past, not_host);
+        self.guard(bad, at);
+        self.set(self.v.fp, fp1);
+        self.set(self.v.rp, rdepth);
+        self.store_state();
+        self.b.ins().store(trusted(), ret, self.ctx, offset_of!(JitCtx, ip) as i32);
+        let done = self.konst(DONE as i32);
+        self.b.ins().return_(&[done]);
+        self.closed = true;
+    }
+}
+
+enum GenField {
+    Here,
+    From,
+}
+
+fn gen_offset(f: GenField) -> usize {
+    use crate::game::generate::Context;
+    use crate::game::Game;
+    offset_of!(Game, gen)
+        + match f {
+            GenField::Here => offset_of!(Context, here),
+            GenField::From => offset_of!(Context, from),
+        }
+}
+
