@@ -3,6 +3,7 @@
 //! or a clean error, never a panic or a hang, and `reset_after_error` must
 //! leave a VM that still works.
 
+use axforth::jit::JitMode;
 use axforth::{Config, Vm};
 use proptest::prelude::*;
 
@@ -20,6 +21,9 @@ fn fuzz_config() -> Config {
         max_steps: Some(100_000),
         seed: Some(1),
         strict: false,
+        // The fuzzer runs native code too: every definition at its first
+        // call, unless AXFORTH_JIT asks for something else.
+        jit: if std::env::var_os(JitMode::ENV).is_some() { Config::default().jit } else { JitMode::All },
     }
 }
 

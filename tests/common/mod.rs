@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod game;
+pub mod programs;
 
 use proptest::test_runner::Config as ProptestConfig;
 

@@ -11,10 +11,9 @@
 
 use super::{JitCtx, DEOPT, DONE, ERROR, NATIVE_FRAMES};
 use crate::game::generate::player_index;
-use crate::game::play::MOVE_XT_BASE;
 use crate::game::PLAYER_MASK;
 use crate::ops::Addr;
-use crate::vm::{Frame, Vm};
+use crate::vm::Vm;
 
 pub type Helper = unsafe extern "C" fn(*mut JitCtx, i32, i32) -> i64;
 
@@ -70,18 +69,6 @@ unsafe fn enter(ctx: *mut JitCtx, entry: Addr) -> u32 {
     }
 }
 
-/// Pushes the call frame a call from `at` makes, after the checks the
-/// interpreter's `call!` makes (a failing one is left to it).
-fn push_frame(vm: &mut Vm, at: Addr) -> bool {
-    if vm.steps_left == 0 || vm.fp >= vm.config.return_depth {
-        return false;
-    }
-    vm.steps_left -= 1;
-    vm.stacks.frames[vm.fp as u16 as usize] = Frame { ret: at + 1, rdepth: vm.rdepth };
-    vm.fp += 1;
-    true
-}
-
 /// Finishes a syncing helper's status: `DEOPT` carries its address.
 unsafe fn status(ctx: *mut JitCtx, s: u32) -> i64 {
     if s == DEOPT {
@@ -110,75 +97,27 @@ pub unsafe extern "C" fn host(ctx: *mut JitCtx, id: i32, at: i32) -> i64 {
     }
 }
 
-pub unsafe extern "C" fn execute(ctx: *mut JitCtx, _: i32, at: i32) -> i64 {
-    let at = at as Addr;
-    let mut entry = None;
-    let s = unsafe {
-        synced(ctx, |vm| {
-            if vm.depth < 1 {
-                return deopt(vm, at);
-            }
-            let xt = vm.tos;
-            match vm.dict.get(xt).map(|w| (w.step, w.entry)) {
-                Some((Some(step), _)) => {
-                    let _ = vm.pop();
-                    let g = &mut *vm.game;
-                    let dir = g.board.resolve(player_index(g.gen.player), step);
-                    let to = g.board.link(dir, g.gen.here);
-                    if to >= 0 {
-                        g.gen.here = to;
-                    }
-                    let _ = vm.push(-((to >= 0) as i32));
-                    DONE
-                }
-                Some((None, e)) => {
-                    let saved = (vm.tos, vm.depth);
-                    let _ = vm.pop();
-                    if !push_frame(vm, at) {
-                        (vm.tos, vm.depth) = saved;
-                        return deopt(vm, at);
-                    }
-                    entry = Some(e);
-                    DONE
-                }
-                None if xt >= MOVE_XT_BASE => {
-                    let _ = vm.pop();
-                    match vm.execute_move_xt(xt) {
-                        Ok(()) => DONE,
-                        Err(e) => {
-                            let e = vm.error_at(at, e);
-                            failed(vm, e)
-                        }
-                    }
-                }
-                None => deopt(vm, at),
-            }
-        })
+/// What `EXECUTE` of `x` (`kind` 1) or the deferred word in slot `x`
+/// (`kind` 0) runs: a word's entry (>= 0), a direction word's step as
+/// `-1 - dir`, or `REFUSE` (a move's token, a bad token, an unset slot:
+/// the interpreter's to run or report).
+pub unsafe extern "C" fn resolve(ctx: *mut JitCtx, kind: i32, x: i32) -> i64 {
+    let vm = unsafe { vm(ctx) };
+    let xt = if kind == 0 {
+        match vm.defers.get(x as usize).copied().flatten() {
+            Some(xt) => xt,
+            None => return REFUSE,
+        }
+    } else {
+        match vm.dict.index_of(x) {
+            Some(xt) => xt,
+            None => return REFUSE,
+        }
     };
-    match entry {
-        Some(e) if s == DONE => unsafe { enter(ctx, e) as i64 },
-        _ => unsafe { status(ctx, s) },
-    }
-}
-
-pub unsafe extern "C" fn deferred(ctx: *mut JitCtx, slot: i32, at: i32) -> i64 {
-    let at = at as Addr;
-    let mut entry = None;
-    let s = unsafe {
-        synced(ctx, |vm| {
-            let Some(xt) = vm.defers.get(slot as usize).copied().flatten() else {
-                return deopt(vm, at);
-            };
-            if !push_frame(vm, at) {
-                return deopt(vm, at);
-            }
-            entry = Some(vm.dict.word(xt).entry);
-            DONE
-        })
-    };
-    match entry {
-        Some(e) => unsafe { enter(ctx, e) as i64 },
-        None => unsafe { status(ctx, s) },
+    let w = vm.dict.word(xt);
+    match w.step {
+        Some(dir) if kind == 1 => -1 - dir as i64,
+        _ => w.entry as i64,
     }
 }
 
@@ -321,7 +260,7 @@ pub unsafe extern "C" fn here(ctx: *mut JitCtx, _: i32, _: i32) -> i64 {
 }
 
 /// A direction step of `here`: the flag.
-pub unsafe extern "C" fn step(ctx: *mut JitCtx, dir: i32, _: i32) -> i64 {
+pub unsafe extern "C" fn step(ctx: *mut JitCtx, _: i32, dir: i32) -> i64 {
     let g = unsafe { &mut *(*ctx).game };
     let dir = g.board.resolve(player_index(g.gen.player), dir as u32);
     let to = g.board.link(dir, g.gen.here);

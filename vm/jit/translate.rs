@@ -100,6 +100,19 @@ struct Translator<'a> {
     propagate: Block,
     /// The current block already ends in a jump or return.
     closed: bool,
+    /// What this straight-line stretch has proved: at least `known_d`
+    /// cells, room for `known_room` more (checks already made).
+    known_d: u32,
+    known_room: u32,
+    /// Data stack cells whose values are known (they are in memory too):
+    /// by index relative to the depth where the stretch began, `dk` now.
+    cells: std::collections::HashMap<i32, Value>,
+    /// Of those, the ones not stored yet: stored before anything that
+    /// reads the stack in memory (a block boundary, a call, a helper, a
+    /// deoptimization).
+    dirty: std::collections::BTreeMap<i32, Value>,
+    dk: i32,
+    known_r: u32,
 }
 
 fn trusted() -> MemFlagsData {
@@ -150,8 +163,9 @@ impl<'a> Translator<'a> {
         b.append_block_param(deopt, I32);
         let propagate = b.create_block();
         b.append_block_param(propagate, I32);
-        let mut t = Translator { b, ptr, native_sig, helper_sig, start, ops, ctx, max_d, max_r, v, leaders, deopt, propagate, closed: false };
-        t.load_state();
+        let mut t = Translator { b, ptr, native_sig, helper_sig, start, ops, ctx, max_d, max_r, v, leaders, deopt, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), dirty: Default::default(), dk: 0, known_r: 0 };
+        t.load_env();
+        t.load_scalars();
         let first = t.leaders[0].unwrap();
         t.b.ins().jump(first, &[]);
         t.closed = true;
@@ -161,15 +175,30 @@ impl<'a> Translator<'a> {
 
     // ---- the state in the context ----------------------------------
 
-    fn load_state(&mut self) {
+    /// The state native code may change: the machine registers.
+    fn load_scalars(&mut self) {
         let c = self.ctx;
-        let ptr = self.ptr;
-        let fields: [(Variable, Type, usize); 10] = [
+        let fields: [(Variable, Type, usize); 5] = [
             (self.v.tos, I32, offset_of!(JitCtx, tos)),
             (self.v.d, I32, offset_of!(JitCtx, depth)),
             (self.v.rp, I32, offset_of!(JitCtx, rdepth)),
             (self.v.fp, I32, offset_of!(JitCtx, fp)),
             (self.v.steps, I64, offset_of!(JitCtx, steps)),
+        ];
+        for (var, ty, off) in fields {
+            let x = self.b.ins().load(ty, trusted(), c, off as i32);
+            self.b.def_var(var, x);
+        }
+        self.forget();
+    }
+
+    /// Where the stacks and the data space are: fixed while this function
+    /// runs (a helper that opens a stack frame closes it before it returns;
+    /// the data space never moves).
+    fn load_env(&mut self) {
+        let c = self.ctx;
+        let ptr = self.ptr;
+        let fields: [(Variable, Type, usize); 5] = [
             (self.v.ds, ptr, offset_of!(JitCtx, ds)),
             (self.v.rs, ptr, offset_of!(JitCtx, rs)),
             (self.v.frames, ptr, offset_of!(JitCtx, frames)),
@@ -182,7 +211,19 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// Nothing is known about the stack any more (a block boundary, or
+    /// code that ran elsewhere).
+    fn forget(&mut self) {
+        debug_assert!(self.dirty.is_empty());
+        self.known_r = 0;
+        self.known_d = 0;
+        self.known_room = 0;
+        self.cells.clear();
+        self.dk = 0;
+    }
+
     fn store_state(&mut self) {
+        self.flush();
         let c = self.ctx;
         let fields: [(Variable, usize); 5] = [
             (self.v.tos, offset_of!(JitCtx, tos)),
@@ -230,13 +271,41 @@ impl<'a> Translator<'a> {
     fn guard(&mut self, bad: Value, at: Addr) {
         let ok = self.b.create_block();
         let at = self.konst(at as i32);
-        self.b.ins().brif(bad, self.deopt, &[BlockArg::Value(at)], ok, &[]);
+        if self.dirty.is_empty() {
+            self.b.ins().brif(bad, self.deopt, &[BlockArg::Value(at)], ok, &[]);
+        } else {
+            // The cells not stored yet go to memory on the way out.
+            let stub = self.b.create_block();
+            self.b.set_cold_block(stub);
+            self.b.ins().brif(bad, stub, &[], ok, &[]);
+            self.b.switch_to_block(stub);
+            self.emit_flush();
+            self.b.ins().jump(self.deopt, &[BlockArg::Value(at)]);
+        }
         self.b.switch_to_block(ok);
+    }
+
+    /// Stores the dirty cells (they stay dirty on this path).
+    fn emit_flush(&mut self) {
+        let dirty: Vec<(i32, Value)> = self.dirty.iter().map(|(&k, &v)| (k, v)).collect();
+        for (key, x) in dirty {
+            let d = self.var(self.v.d);
+            let i = self.b.ins().iadd_imm_s(d, (key - self.dk) as i64);
+            let p = self.slot(self.v.ds, i);
+            self.b.ins().store(trusted(), x, p, 0);
+        }
+    }
+
+    /// Stores the dirty cells: memory is the truth again.
+    fn flush(&mut self) {
+        self.emit_flush();
+        self.dirty.clear();
     }
 
     /// The interpreter's `need!`: at least `n` cells.
     fn need(&mut self, n: u32, at: Addr) {
-        if n > 0 {
+        if n > self.known_d {
+            self.known_d = n;
             let d = self.var(self.v.d);
             let bad = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, d, n as i64);
             self.guard(bad, at);
@@ -245,6 +314,10 @@ impl<'a> Translator<'a> {
 
     /// Room for `n` more cells.
     fn room(&mut self, n: u32, at: Addr) {
+        if n <= self.known_room {
+            return;
+        }
+        self.known_room = n;
         let d = self.var(self.v.d);
         let after = self.b.ins().iadd_imm_s(d, n as i64);
         let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.max_d);
@@ -252,6 +325,10 @@ impl<'a> Translator<'a> {
     }
 
     fn rneed(&mut self, n: u32, at: Addr) {
+        if n <= self.known_r {
+            return;
+        }
+        self.known_r = n;
         let rp = self.var(self.v.rp);
         let bad = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, rp, n as i64);
         self.guard(bad, at);
@@ -276,23 +353,35 @@ impl<'a> Translator<'a> {
 
     /// Data stack cell `d - k`.
     fn below(&mut self, k: i64) -> Value {
+        let key = self.dk - k as i32;
+        if let Some(&x) = self.cells.get(&key) {
+            return x;
+        }
         let d = self.var(self.v.d);
         let i = self.b.ins().iadd_imm_s(d, -k);
         let p = self.slot(self.v.ds, i);
-        self.b.ins().load(I32, trusted(), p, 0)
+        let x = self.b.ins().load(I32, trusted(), p, 0);
+        self.cells.insert(key, x);
+        x
     }
 
     fn set_below(&mut self, k: i64, x: Value) {
-        let d = self.var(self.v.d);
-        let i = self.b.ins().iadd_imm_s(d, -k);
-        let p = self.slot(self.v.ds, i);
-        self.b.ins().store(trusted(), x, p, 0);
+        let key = self.dk - k as i32;
+        self.cells.insert(key, x);
+        self.dirty.insert(key, x);
     }
 
     fn add_d(&mut self, n: i64) {
         let d = self.var(self.v.d);
         let d = self.b.ins().iadd_imm_s(d, n);
         self.set(self.v.d, d);
+        self.dk += n as i32;
+        if n < 0 {
+            // Cells above the top are dead: never stored.
+            let _ = self.dirty.split_off(&self.dk);
+        }
+        self.known_d = (self.known_d as i64 + n).max(0) as u32;
+        self.known_room = (self.known_room as i64 - n).max(0) as u32;
     }
 
     /// Push, room already checked.
@@ -336,6 +425,7 @@ impl<'a> Translator<'a> {
     }
 
     fn add_rp(&mut self, n: i64) {
+        self.known_r = (self.known_r as i64 + n).max(0) as u32;
         let rp = self.var(self.v.rp);
         let rp = self.b.ins().iadd_imm_s(rp, n);
         self.set(self.v.rp, rp);
@@ -409,7 +499,7 @@ impl<'a> Translator<'a> {
         let ok = self.b.create_block();
         self.b.ins().brif(s, self.propagate, &[BlockArg::Value(s)], ok, &[]);
         self.b.switch_to_block(ok);
-        self.load_state();
+        self.load_scalars();
     }
 
     /// A value helper that may answer `REFUSE`: deoptimize then.
@@ -429,6 +519,7 @@ impl<'a> Translator<'a> {
         if t <= at {
             self.step(None, at);
         }
+        self.flush();
         let target = self.block_at(t);
         self.b.ins().jump(target, &[]);
         self.closed = true;
@@ -451,6 +542,7 @@ impl<'a> Translator<'a> {
             let steps = self.b.ins().isub(steps, one);
             self.set(self.v.steps, steps);
         }
+        self.flush();
         let target = self.block_at(t);
         let next = self.block_at(at + 1);
         self.b.ins().brif(taken, target, &[], next, &[]);
@@ -583,15 +675,18 @@ impl<'a> Translator<'a> {
             let at = self.start + i as u32;
             if let Some(block) = self.leaders[i] {
                 if !self.closed {
+                    self.flush();
                     self.b.ins().jump(block, &[]);
                 }
                 self.b.switch_to_block(block);
                 self.closed = false;
+                self.forget();
             } else if self.closed {
                 // Unreachable code after a jump or EXIT: a block of its own.
                 let block = self.b.create_block();
                 self.b.switch_to_block(block);
                 self.closed = false;
+                self.forget();
             }
             self.op(self.ops[i], at);
         }
@@ -628,8 +723,8 @@ impl<'a> Translator<'a> {
                 let taken = self.cmp_imm(Equal, x, 0);
                 self.branch(taken, t, at, |_| {});
             }
-            Op::Execute => self.synced(helpers::execute, 0, at),
-            Op::Deferred(slot) => self.synced(helpers::deferred, slot as i32, at),
+            Op::Execute => self.execute(at),
+            Op::Deferred(slot) => self.deferred(slot, at),
             Op::SetDefer(slot) => self.synced(helpers::set_defer, slot as i32, at),
             Op::Host(id) => self.synced(helpers::host, id as i32, at),
             Op::DoesSet(t) => self.synced(helpers::does, t as i32, at),
@@ -662,6 +757,7 @@ impl<'a> Translator<'a> {
                 self.drop_n(2);
                 let same = self.b.ins().icmp(Equal, start, limit);
                 let enter = self.b.create_block();
+                self.flush();
                 let target = self.block_at(t);
                 self.b.ins().brif(same, target, &[], enter, &[]);
                 self.b.switch_to_block(enter);
@@ -798,6 +894,7 @@ impl<'a> Translator<'a> {
                 self.add_d(1);
             }
             Op::Pick => {
+                self.flush();
                 self.need(1, at);
                 let u = self.var(tos_v);
                 let negative = self.cmp_imm(SignedLessThan, u, 0);
@@ -851,11 +948,14 @@ impl<'a> Translator<'a> {
                 self.guard(bad, at);
                 let dup = self.b.create_block();
                 let next = self.b.create_block();
+                self.flush();
                 self.b.ins().brif(nonzero, dup, &[], next, &[]);
                 self.b.switch_to_block(dup);
                 self.push(x);
+                self.flush();
                 self.b.ins().jump(next, &[]);
                 self.b.switch_to_block(next);
+                self.forget();
             }
             Op::Depth => self.push_checked(at, |s| s.var(s.v.d)),
 
@@ -999,8 +1099,8 @@ impl<'a> Translator<'a> {
             // ---- the game layer ----
             Op::GStep(dir) => {
                 self.room(1, at);
-                let zero = self.konst(0);
-                let f = self.call_helper(helpers::step, dir as i32, zero);
+                let dir_v = self.konst(dir as i32);
+                let f = self.call_helper(helpers::step, 0, dir_v);
                 let f = self.b.ins().ireduce(I32, f);
                 self.push(f);
             }
@@ -1051,8 +1151,8 @@ impl<'a> Translator<'a> {
                 self.drop_n(1);
             }
             Op::GStepVerify(dir) => {
-                let zero = self.konst(0);
-                let f = self.call_helper(helpers::step, dir as i32, zero);
+                let dir_v = self.konst(dir as i32);
+                let f = self.call_helper(helpers::step, 0, dir_v);
                 // No link: `here` did not move, so the state is as before.
                 let fails = self.cmp_imm(Equal, f, 0);
                 self.guard(fails, at);
@@ -1257,6 +1357,7 @@ impl<'a> Translator<'a> {
         let out = self.b.create_block();
         self.b.ins().brif(again, back, &[], out, &[]);
         self.b.switch_to_block(back);
+        self.emit_flush();
         self.rput(1, i);
         let steps = self.var(self.v.steps);
         let steps = self.b.ins().iadd_imm_s(steps, -1);
@@ -1271,14 +1372,29 @@ impl<'a> Translator<'a> {
     /// `Call`: the interpreter's checks, the frame, then the callee's
     /// native code directly when it has some, else the `call` helper.
     fn call(&mut self, target: Addr, at: Addr) {
+        self.call_checks(at);
+        let target = self.konst(target as i32);
+        self.enter(target, at);
+    }
+
+    /// The checks the interpreter's `call!` makes, before anything changes.
+    fn call_checks(&mut self, at: Addr) {
         let steps = self.var(self.v.steps);
         let spent = self.cmp_imm(IntCC::Equal, steps, 0);
         let fp = self.var(self.v.fp);
         let deep = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, fp, self.max_r);
         let bad = self.b.ins().bor(spent, deep);
         self.guard(bad, at);
+    }
+
+    /// Pushes the frame of a call from `at` and runs the word at `target`
+    /// (checks made): its native code directly when it has some, else
+    /// through the `call` helper.
+    fn enter(&mut self, target: Value, at: Addr) {
+        let steps = self.var(self.v.steps);
         let steps = self.b.ins().iadd_imm_s(steps, -1);
         self.set(self.v.steps, steps);
+        let fp = self.var(self.v.fp);
         let frame = self.frame_slot(fp);
         let ret = self.konst((at + 1) as i32);
         self.b.ins().store(trusted(), ret, frame, offset_of!(Frame, ret) as i32);
@@ -1294,14 +1410,17 @@ impl<'a> Translator<'a> {
         let join = self.b.create_block();
         self.b.append_block_param(join, I32);
         let table_len = self.b.ins().load(I64, trusted(), self.ctx, offset_of!(JitCtx, table_len) as i32);
-        let in_table = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, table_len, target as i64);
+        let index = self.b.ins().uextend(I64, target);
+        let in_table = self.b.ins().icmp(IntCC::UnsignedGreaterThan, table_len, index);
         let shallow = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fp1, NATIVE_FRAMES as i64);
         let ok = self.b.ins().band(in_table, shallow);
         self.b.ins().brif(ok, lookup, &[], slow, &[]);
 
         self.b.switch_to_block(lookup);
         let table = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, table) as i32);
-        let f = self.b.ins().load(self.ptr, trusted(), table, (target as i32) * (self.ptr.bytes() as i32));
+        let off = self.b.ins().imul_imm_s(index, self.ptr.bytes() as i64);
+        let p = self.b.ins().iadd(table, off);
+        let f = self.b.ins().load(self.ptr, trusted(), p, 0);
         let compiled = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, f, COUNT_LIMIT as i64);
         self.b.ins().brif(compiled, fast, &[], slow, &[]);
 
@@ -1311,14 +1430,63 @@ impl<'a> Translator<'a> {
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(slow);
+        let fh = self.b.ins().iconst(self.ptr, (helpers::call as Helper) as usize as i64);
         let at_v = self.konst(at as i32);
-        let s = self.call_helper(helpers::call, target as i32, at_v);
+        let call = self.b.ins().call_indirect(self.helper_sig, fh, &[self.ctx, target, at_v]);
+        let s = self.b.inst_results(call)[0];
         let s = self.b.ins().ireduce(I32, s);
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(join);
         let s = self.b.block_params(join)[0];
         self.check_status(s);
+    }
+
+    /// `EXECUTE`: a direction word steps `here`; a word with code is
+    /// called; anything else (a move's token, a bad token) is the
+    /// interpreter's.
+    fn execute(&mut self, at: Addr) {
+        self.need(1, at);
+        let xt = self.var(self.v.tos);
+        let r = self.call_helper(helpers::resolve, 1, xt);
+        let refused = self.cmp_imm(IntCC::Equal, r, REFUSE);
+        self.guard(refused, at);
+        let is_step = self.cmp_imm(IntCC::SignedLessThan, r, 0);
+        let step = self.b.create_block();
+        let word = self.b.create_block();
+        let merge = self.b.create_block();
+        self.flush();
+        self.b.ins().brif(is_step, step, &[], word, &[]);
+
+        self.b.switch_to_block(step);
+        let dir = self.b.ins().iadd_imm_s(r, 1);
+        let dir = self.b.ins().ineg(dir);
+        let dir = self.b.ins().ireduce(I32, dir);
+        let moved = self.call_helper(helpers::step, 0, dir);
+        let moved = self.b.ins().ireduce(I32, moved);
+        self.set(self.v.tos, moved);
+        self.b.ins().jump(merge, &[]);
+
+        self.b.switch_to_block(word);
+        self.call_checks(at);
+        self.drop_n(1);
+        let entry = self.b.ins().ireduce(I32, r);
+        self.enter(entry, at);
+        self.b.ins().jump(merge, &[]);
+
+        self.b.switch_to_block(merge);
+        self.forget();
+    }
+
+    /// A deferred word: the word in its slot, called.
+    fn deferred(&mut self, slot: u32, at: Addr) {
+        let slot = self.konst(slot as i32);
+        let r = self.call_helper(helpers::resolve, 0, slot);
+        let refused = self.cmp_imm(IntCC::Equal, r, REFUSE);
+        self.guard(refused, at);
+        self.call_checks(at);
+        let entry = self.b.ins().ireduce(I32, r);
+        self.enter(entry, at);
     }
 
     fn frame_slot(&mut self, fp: Value) -> Value {

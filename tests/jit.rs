@@ -1,0 +1,147 @@
+//! Native code against the interpreter: the same random definitions run
+//! with `--jit off` and `--jit all` must leave the same stack, memory and
+//! output, or fail with the same error, word for word (message, location,
+//! backtrace). Errors are the interpreter's own in both runs: native code
+//! hands the failing instruction back to it.
+
+use axforth::jit::JitMode;
+use axforth::{Config, Vm};
+use proptest::prelude::*;
+
+mod common;
+use common::programs::{block, BUF_CELLS};
+use common::proptest_config;
+
+fn new_vm(jit: JitMode, max_steps: u64) -> Vm {
+    let config = Config {
+        stack_depth: 64,
+        return_depth: 64,
+        data_space: 64 * 1024,
+        max_steps: Some(max_steps),
+        seed: Some(1),
+        jit,
+        ..Config::default()
+    };
+    let mut vm = Vm::new(config).expect("creating a VM");
+    vm.capture_output();
+    vm.run_text("setup", format!("CREATE BUF {} ALLOT  VARIABLE V", BUF_CELLS * 4).as_bytes()).expect("setup");
+    vm
+}
+
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    result: Result<(), String>,
+    stack: Vec<i32>,
+    memory: Vec<i32>,
+    output: String,
+}
+
+/// Runs `text` and then reads everything a difference could show in.
+fn run(jit: JitMode, max_steps: u64, text: &str) -> (Outcome, u32) {
+    let mut vm = new_vm(jit, max_steps);
+    let before = vm.jit_counts().0;
+    let result = vm.run_text("t", text.as_bytes()).map_err(|e| e.to_string());
+    let stack = vm.stack();
+    // Read from Rust: a program may have stored over BASE.
+    let buf = vm.dict.find(b"BUF").and_then(|xt| vm.dict.word(xt).body()).expect("BUF") as i32;
+    let cells = (0..16).step_by(4).chain((0..(BUF_CELLS + 2) * 4).step_by(4).map(|i| buf + i));
+    let memory = cells.map(|a| vm.mem.fetch(a).expect("a cell in range")).collect();
+    let output = String::from_utf8_lossy(&vm.take_output()).into_owned();
+    (Outcome { result, stack, memory, output }, vm.jit_counts().0 - before)
+}
+
+/// Both engines on the same program: the outcomes, and how many
+/// definitions the native run compiled.
+fn both(max_steps: u64, text: &str) -> (Outcome, Outcome, u32) {
+    let (interpreted, _) = run(JitMode::Off, max_steps, text);
+    let (native, compiled) = run(JitMode::All, max_steps, text);
+    (interpreted, native, compiled)
+}
+
+/// A random definition, called from another (so native code calls native
+/// code), twice, with a few cells under it; `.` shows intermediate values.
+fn program(body: &str) -> String {
+    format!(": T {body} ;\n: U T DUP . T ;\n1 2 3 U")
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    #[test]
+    fn native_code_does_what_the_interpreter_does(body in block(2, false)) {
+        let text = program(&body);
+        let (interpreted, native, compiled) = both(20_000, &text);
+        prop_assert!(compiled >= 1, "nothing was compiled for {}", text);
+        prop_assert_eq!(interpreted, native, "\n  program: {}", text);
+    }
+
+    /// The step budget runs out at the same instruction in both.
+    #[test]
+    fn the_step_budget_ends_both_at_the_same_place(body in block(2, false), budget in 1u64..200) {
+        let text = program(&body);
+        let (interpreted, native, _) = both(budget, &text);
+        prop_assert_eq!(interpreted, native, "\n  program: {}\n  budget: {}", text, budget);
+    }
+}
+
+#[test]
+fn errors_deep_in_native_code_keep_their_place_and_backtrace() {
+    let text = ": INNER ( n -- ) 0 DO I 3 = IF 1 0 / THEN LOOP ;\n: MIDDLE 10 INNER ;\n: OUTER 5 0 DO MIDDLE LOOP ;\nOUTER";
+    let (interpreted, native, compiled) = both(1_000_000, text);
+    assert!(compiled >= 3, "compiled {compiled}");
+    assert_eq!(interpreted, native);
+    let message = native.result.unwrap_err();
+    assert!(message.contains("division by zero in `INNER`"), "{message}");
+    assert!(message.contains("t:1:"), "{message}");
+    assert!(message.contains("called from `MIDDLE` (t:2)"), "{message}");
+    assert!(message.contains("called from `OUTER` (t:3)"), "{message}");
+}
+
+#[test]
+fn underflow_overflow_and_bad_addresses_are_the_interpreters() {
+    for text in [
+        ": A DROP DROP DROP DROP ; A",
+        ": B BEGIN 1 AGAIN ; B",
+        ": C RECURSE ; C",
+        ": D -4 @ ; D",
+        ": E BUF 1000000 + C! ; 7 E",
+        ": F >R ; F",
+        ": G R> DROP ; 1 G",
+        ": H 5 0 DO I LOOP 0 PICK 9 PICK ; H",
+        ": K 2 0 DO ['] DUP EXECUTE LOOP ; 1 K",
+        ": L 12345 EXECUTE ; L",
+        "DEFER P : M P ; M",
+        ": N 3 0 DO I 1 = IF UNLOOP EXIT THEN LOOP 99 ; N",
+        ": Q -1 0 DO I DROP LOOP ; Q",
+    ] {
+        let (interpreted, native, _) = both(100_000, text);
+        assert_eq!(interpreted, native, "{text}");
+    }
+}
+
+#[test]
+fn recursion_deeper_than_native_frames_falls_back_to_the_interpreter() {
+    // Deeper than `NATIVE_FRAMES` (768) and than the return stack allows.
+    let config = |jit| Config { return_depth: 4000, max_steps: Some(10_000_000), jit, ..Config::default() };
+    let text = b": DOWN ( n -- ) ?DUP IF 1- RECURSE THEN ; 3000 DOWN 42";
+    let mut results = Vec::new();
+    for jit in [JitMode::Off, JitMode::All] {
+        let mut vm = Vm::new(config(jit)).unwrap();
+        vm.capture_output();
+        vm.run_text("t", text).unwrap();
+        results.push(vm.stack());
+    }
+    assert_eq!(results[0], vec![42]);
+    assert_eq!(results[0], results[1]);
+}
+
+#[test]
+fn off_compiles_nothing_and_auto_compiles_loops_at_once() {
+    let text = ": SUM 0 SWAP 0 DO I + LOOP ; : TWICE 2 * ; 10 SUM 3 TWICE";
+    let (_, off) = run(JitMode::Off, 100_000, text);
+    let (_, auto) = run(JitMode::Auto, 100_000, text);
+    let (_, all) = run(JitMode::All, 100_000, text);
+    assert_eq!(off, 0);
+    assert_eq!(auto, 1, "SUM loops; TWICE, called once, stays interpreted");
+    assert!(all >= 2, "{all}");
+}
