@@ -270,16 +270,6 @@ pub unsafe extern "C" fn step(ctx: *mut JitCtx, _: i32, dir: i32) -> i64 {
     -((to >= 0) as i64)
 }
 
-/// The content of position `pos` (-1: `here`), or `REFUSE` off the board.
-pub unsafe extern "C" fn cell(ctx: *mut JitCtx, pos: i32, _: i32) -> i64 {
-    let vm = unsafe { vm(ctx) };
-    let pos = if pos == -1 { vm.game.gen.here } else { pos };
-    if !vm.game.board.valid(pos) {
-        return REFUSE;
-    }
-    vm.mem.fetch(vm.game.board.cell_addr(pos)).map_or(REFUSE, |v| v as i64)
-}
-
 /// `friend?` (0) / `enemy?` (1) at `here`: the flag, or `REFUSE` when the
 /// game defines OnFriends? (script: the interpreter runs it) or `here` is
 /// off the board.

@@ -121,6 +121,9 @@ pub struct Jit {
     pub(crate) resume: Addr,
     pub compiled: u32,
     pub refused: u32,
+    /// Entries from the interpreter, and how many ended in a deopt.
+    pub entries: u64,
+    pub deopts: u64,
 }
 
 impl Jit {
@@ -145,7 +148,7 @@ impl Jit {
             max_r: 0,
             next_addr: 0,
         }));
-        Jit { mode, module: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, refused: 0 }
+        Jit { mode, module: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, refused: 0, entries: 0, deopts: 0 }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -165,6 +168,9 @@ impl Jit {
 
 impl Drop for Jit {
     fn drop(&mut self) {
+        if std::env::var_os("AXFORTH_JIT_STATS").is_some() && self.entries > 0 {
+            eprintln!("jit: {} compiled, {} refused, {} entries, {} deopts", self.compiled, self.refused, self.entries, self.deopts);
+        }
         // SAFETY: the context was made by `Box::into_raw` in `new` and
         // native code only runs while the VM (and so this) is alive.
         unsafe {
@@ -208,6 +214,7 @@ impl Vm {
             return Entered::Interpret;
         }
         let ctx = self.jit.ctx;
+        self.jit.entries += 1;
         self.jit_fill(ctx);
         // SAFETY: `f` was compiled by `translate` for this VM, and the
         // context was just filled from it.
@@ -217,7 +224,10 @@ impl Vm {
         let ip = unsafe { (*ctx).ip };
         match status {
             DONE => Entered::Returned(ip),
-            DEOPT => Entered::Deopt(ip),
+            DEOPT => {
+                self.jit.deopts += 1;
+                Entered::Deopt(ip)
+            }
             _ => Entered::Failed(self.jit.error.take().unwrap_or_else(|| {
                 VmError::new(crate::error::ErrorKind::ControlFlow("native code failed without an error".into()))
             })),

@@ -659,8 +659,23 @@ impl<'a> Translator<'a> {
 
     /// `here`'s content (a game query), or a deoptimization.
     fn here_cell(&mut self, at: Addr) -> Value {
-        let minus_one = self.konst(-1);
-        self.value_helper(helpers::cell, 0, minus_one, at)
+        let here = self.gen_field(gen_offset(GenField::Here));
+        self.board_cell(here, at)
+    }
+
+    /// The content of position `pos`; off the board (an error, or under
+    /// the tolerances an empty square with a warning) the interpreter's.
+    fn board_cell(&mut self, pos: Value, at: Addr) -> Value {
+        use crate::game::Game;
+        let g = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32);
+        let positions = self.b.ins().load(I64, trusted(), g, offset_of!(Game, board.positions) as i32);
+        let cells = self.b.ins().load(I32, trusted(), g, offset_of!(Game, board.cells) as i32);
+        let wide = self.b.ins().uextend(I64, pos);
+        let off = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, wide, positions);
+        self.guard(off, at);
+        let scaled = self.b.ins().ishl_imm_s(pos, 2);
+        let addr = self.b.ins().iadd(cells, scaled);
+        self.fetch(addr, at)
     }
 
     fn gen_field(&mut self, offset: usize) -> Value {
@@ -1128,11 +1143,7 @@ impl<'a> Translator<'a> {
             Op::GEmptyAt | Op::GPieceAt | Op::GPlayerAt => {
                 self.need(1, at);
                 let pos = self.var(tos_v);
-                // -1 asks the helper for `here`: refuse it here, the
-                // interpreter reports position -1 itself.
-                let minus = self.cmp_imm(Equal, pos, -1);
-                self.guard(minus, at);
-                let c = self.value_helper(helpers::cell, 0, pos, at);
+                let c = self.board_cell(pos, at);
                 let x = match op {
                     Op::GEmptyAt => {
                         let e = self.cmp_imm(Equal, c, 0);
