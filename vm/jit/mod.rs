@@ -274,9 +274,7 @@ impl Vm {
     }
 
     fn jit_compile(&mut self, entry: Addr) -> Option<NativeFn> {
-        let Some(w) = self.jit_definition(entry) else {
-            return None;
-        };
+        let w = self.jit_definition(entry)?;
         let (start, end) = (w.entry, w.end);
         let ops: Vec<crate::ops::Op> = (start..end).map(|a| self.code.op(a)).collect();
         let module = self.jit.module()?;
