@@ -56,7 +56,7 @@ impl Vm {
     fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32) -> VmResult<()> {
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let mut result = if (entry as usize) < self.jit.slots.len() {
+        let mut result = if self.jit.slots.get(entry as usize).is_some_and(|&s| crate::jit::worth_entering(s)) {
             match self.jit_enter(entry) {
                 crate::jit::Entered::Interpret => self.dispatch(entry),
                 // The frame it returned through is the one above.
@@ -334,10 +334,10 @@ impl Vm {
             }
             // A word is entered (its frame pushed, `ip` at its entry): its
             // native code runs instead when it has some (`jit/`). Off, the
-            // slot table is empty and this is one compare.
+            // slot table is empty and this is one compare; on, two.
             macro_rules! jit {
                 () => {{
-                    if ip < self.jit.slots.len() {
+                    if self.jit.slots.get(ip).is_some_and(|&s| crate::jit::worth_entering(s)) {
                         sync!();
                         let entered = self.jit_enter(ip as Addr);
                         reload!();

@@ -54,7 +54,7 @@ fn failed(vm: &mut Vm, e: crate::error::VmError) -> u32 {
 unsafe fn enter(ctx: *mut JitCtx, entry: Addr) -> u32 {
     let (fp, native) = {
         let vm = unsafe { vm(ctx) };
-        (vm.fp, vm.jit_native(entry))
+        (vm.fp, vm.jit_native(entry, true))
     };
     let native = native.filter(|_| fp < NATIVE_FRAMES);
     let vm = unsafe { vm(ctx) };

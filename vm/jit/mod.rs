@@ -30,7 +30,8 @@ use cranelift_jit::{JITBuilder, JITModule};
 pub enum JitMode {
     /// The interpreter only.
     Off,
-    /// Definitions that loop, at their first call; others once called often.
+    /// Definitions that loop, at their first call; others once native
+    /// code has called them often.
     Auto,
     /// Every colon definition at its first call.
     All,
@@ -182,6 +183,15 @@ impl Drop for Jit {
     }
 }
 
+/// Whether the interpreter should offer the word with this slot to
+/// `jit_enter`: it has native code, or it was never called (the first
+/// call decides whether to compile). Counting the other calls is left to
+/// native callers, so an interpreted call pays one compare.
+#[inline(always)]
+pub(crate) fn worth_entering(slot: usize) -> bool {
+    slot == 0 || slot >= COUNT_LIMIT
+}
+
 /// What became of a call the interpreter offered to native code.
 pub(crate) enum Entered {
     /// No native code for it (yet): interpret it.
@@ -209,7 +219,7 @@ impl Vm {
     /// instead when there is some, counting calls and compiling when due.
     #[inline(never)]
     pub(crate) fn jit_enter(&mut self, entry: Addr) -> Entered {
-        let Some(f) = self.jit_native(entry) else { return Entered::Interpret };
+        let Some(f) = self.jit_native(entry, false) else { return Entered::Interpret };
         if self.fp >= NATIVE_FRAMES {
             return Entered::Interpret;
         }
@@ -234,8 +244,9 @@ impl Vm {
         }
     }
 
-    /// The native code of the definition at `entry`, compiling it when due.
-    fn jit_native(&mut self, entry: Addr) -> Option<NativeFn> {
+    /// The native code of the definition at `entry`, compiling it when due
+    /// (`from_native`: native code is calling it).
+    fn jit_native(&mut self, entry: Addr, from_native: bool) -> Option<NativeFn> {
         let slot = *self.jit.slots.get(entry as usize)?;
         if slot >= COUNT_LIMIT {
             // SAFETY: only `jit_compile` stores values this large, and
@@ -250,7 +261,11 @@ impl Vm {
         let due = match self.jit.mode {
             JitMode::Off => false,
             JitMode::All => true,
-            JitMode::Auto => calls >= AUTO_CALLS || (calls == 1 && self.jit_loops(entry)),
+            // Entering native code from the interpreter costs about as much
+            // as a few dozen instructions: worth it for a word that loops.
+            // A word native code calls often is compiled so the caller
+            // stays native.
+            JitMode::Auto => (calls == 1 && self.jit_loops(entry)) || (from_native && calls >= AUTO_CALLS),
         };
         if !due {
             return None;
