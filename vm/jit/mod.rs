@@ -282,9 +282,14 @@ impl Vm {
         })
     }
 
+    /// Whether the definition at `entry` loops: a backward jump, or a call
+    /// of itself (RECURSE).
     fn jit_loops(&self, entry: Addr) -> bool {
         self.jit_definition(entry).is_some_and(|w| {
-            (w.entry..w.end).any(|a| self.code.op(a).target().is_some_and(|t| t <= a))
+            (w.entry..w.end).any(|a| {
+                let op = self.code.op(a);
+                op == crate::ops::Op::Call(entry) || op.target().is_some_and(|t| t <= a)
+            })
         })
     }
 
