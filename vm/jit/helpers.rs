@@ -130,6 +130,9 @@ pub unsafe extern "C" fn set_defer(ctx: *mut JitCtx, slot: i32, at: i32) -> i64 
             let Some(xt) = vm.dict.index_of(vm.tos) else {
                 return deopt(vm, at as Addr);
             };
+            if slot as usize >= vm.defers.len() {
+                return deopt(vm, at as Addr);
+            }
             let _ = vm.pop();
             vm.defers[slot as usize] = Some(xt);
             DONE

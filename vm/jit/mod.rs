@@ -257,6 +257,7 @@ impl Vm {
             return None;
         }
         let calls = slot + 1;
+        // In bounds: `get` found the slot above.
         self.jit.slots[entry as usize] = calls;
         let due = match self.jit.mode {
             JitMode::Off => false,

@@ -166,7 +166,7 @@ impl<'a> Translator<'a> {
         let mut t = Translator { b, ptr, native_sig, helper_sig, start, ops, ctx, max_d, max_r, v, leaders, deopt, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), dirty: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
         t.load_scalars();
-        let first = t.leaders[0].unwrap();
+        let first = t.block_at(start);
         t.b.ins().jump(first, &[]);
         t.closed = true;
         t.exits();
@@ -177,36 +177,39 @@ impl<'a> Translator<'a> {
 
     /// The state native code may change: the machine registers.
     fn load_scalars(&mut self) {
-        let c = self.ctx;
-        let fields: [(Variable, Type, usize); 5] = [
+        self.load_fields(&self.scalars());
+        self.forget();
+    }
+
+    /// The machine registers and their places in the context.
+    fn scalars(&self) -> [(Variable, Type, usize); 5] {
+        [
             (self.v.tos, I32, offset_of!(JitCtx, tos)),
             (self.v.d, I32, offset_of!(JitCtx, depth)),
             (self.v.rp, I32, offset_of!(JitCtx, rdepth)),
             (self.v.fp, I32, offset_of!(JitCtx, fp)),
             (self.v.steps, I64, offset_of!(JitCtx, steps)),
-        ];
-        for (var, ty, off) in fields {
-            let x = self.b.ins().load(ty, trusted(), c, off as i32);
-            self.b.def_var(var, x);
-        }
-        self.forget();
+        ]
     }
 
     /// Where the stacks and the data space are: fixed while this function
     /// runs (a helper that opens a stack frame closes it before it returns;
     /// the data space never moves).
     fn load_env(&mut self) {
-        let c = self.ctx;
         let ptr = self.ptr;
-        let fields: [(Variable, Type, usize); 5] = [
+        let fields = [
             (self.v.ds, ptr, offset_of!(JitCtx, ds)),
             (self.v.rs, ptr, offset_of!(JitCtx, rs)),
             (self.v.frames, ptr, offset_of!(JitCtx, frames)),
             (self.v.mem, ptr, offset_of!(JitCtx, mem)),
             (self.v.mem_len, I64, offset_of!(JitCtx, mem_len)),
         ];
-        for (var, ty, off) in fields {
-            let x = self.b.ins().load(ty, trusted(), c, off as i32);
+        self.load_fields(&fields);
+    }
+
+    fn load_fields(&mut self, fields: &[(Variable, Type, usize)]) {
+        for &(var, ty, off) in fields {
+            let x = self.b.ins().load(ty, trusted(), self.ctx, off as i32);
             self.b.def_var(var, x);
         }
     }
@@ -224,17 +227,9 @@ impl<'a> Translator<'a> {
 
     fn store_state(&mut self) {
         self.flush();
-        let c = self.ctx;
-        let fields: [(Variable, usize); 5] = [
-            (self.v.tos, offset_of!(JitCtx, tos)),
-            (self.v.d, offset_of!(JitCtx, depth)),
-            (self.v.rp, offset_of!(JitCtx, rdepth)),
-            (self.v.fp, offset_of!(JitCtx, fp)),
-            (self.v.steps, offset_of!(JitCtx, steps)),
-        ];
-        for (var, off) in fields {
+        for (var, _, off) in self.scalars() {
             let x = self.b.use_var(var);
-            self.b.ins().store(trusted(), x, c, off as i32);
+            self.b.ins().store(trusted(), x, self.ctx, off as i32);
         }
     }
 
@@ -510,6 +505,10 @@ impl<'a> Translator<'a> {
         self.b.ins().ireduce(I32, r)
     }
 
+    /// The block of instruction `a`. `compile` admits only definitions
+    /// whose jumps land inside and whose last instruction is EXIT, so every
+    /// target, and the successor of every branch, is an instruction with a
+    /// block made in `new`.
     fn block_at(&self, a: Addr) -> Block {
         self.leaders[(a - self.start) as usize].expect("every jump target and successor of a branch has a block")
     }
