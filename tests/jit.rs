@@ -86,15 +86,21 @@ proptest! {
 
 #[test]
 fn errors_deep_in_native_code_keep_their_place_and_backtrace() {
-    let text = ": INNER ( n -- ) 0 DO I 3 = IF 1 0 / THEN LOOP ;\n: MIDDLE 10 INNER ;\n: OUTER 5 0 DO MIDDLE LOOP ;\nOUTER";
-    let (interpreted, native, compiled) = both(1_000_000, text);
-    assert!(compiled >= 3, "compiled {compiled}");
-    assert_eq!(interpreted, native);
-    let message = native.result.unwrap_err();
-    assert!(message.contains("division by zero in `INNER`"), "{message}");
-    assert!(message.contains("t:1:"), "{message}");
-    assert!(message.contains("called from `MIDDLE` (t:2)"), "{message}");
-    assert!(message.contains("called from `OUTER` (t:3)"), "{message}");
+    // Short callees are translated into their callers (one native
+    // function, frames pushed as by calls); a long one stays a native call
+    // of its own. Both must report the interpreter's place and backtrace.
+    let long = "1 V +! ".repeat(60);
+    for (inner_body, at_least) in [("", 1), (long.as_str(), 2)] {
+        let text = format!(": INNER ( n -- ) {inner_body} 0 DO I 3 = IF 1 0 / THEN LOOP ;\n: MIDDLE 10 INNER ;\n: OUTER 5 0 DO MIDDLE LOOP ;\nOUTER");
+        let (interpreted, native, compiled) = both(1_000_000, &text);
+        assert!(compiled >= at_least, "compiled {compiled}");
+        assert_eq!(interpreted, native);
+        let message = native.result.unwrap_err();
+        assert!(message.contains("division by zero in `INNER`"), "{message}");
+        assert!(message.contains("t:1:"), "{message}");
+        assert!(message.contains("called from `MIDDLE` (t:2)"), "{message}");
+        assert!(message.contains("called from `OUTER` (t:3)"), "{message}");
+    }
 }
 
 #[test]

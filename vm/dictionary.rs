@@ -71,13 +71,32 @@ impl Word {
 pub struct Dictionary {
     pub words: Vec<Word>,
     names: IndexMap<Box<[u8]>, u32>,
+    /// By xt, what `EXECUTE` does with it: `-1 - dir` for a direction
+    /// word, else its entry. A flat copy of `step` and `entry` (neither
+    /// changes once the word is made) that native code reads inline.
+    targets: Vec<i32>,
 }
 
 impl Dictionary {
     /// Adds a word without making it findable; returns its xt.
     pub fn add(&mut self, word: Word) -> u32 {
+        self.targets.push(match word.step {
+            Some(dir) => -1 - dir as i32,
+            None => word.entry as i32,
+        });
         self.words.push(word);
         self.words.len() as u32 - 1
+    }
+
+    /// Makes `xt` a direction word: `EXECUTE` steps `here` along `dir`.
+    pub fn set_step(&mut self, xt: u32, dir: u32) {
+        self.words[xt as usize].step = Some(dir);
+        self.targets[xt as usize] = -1 - dir as i32;
+    }
+
+    /// `targets`, for native code.
+    pub fn targets(&self) -> &[i32] {
+        &self.targets
     }
 
     /// Makes the word findable by its name; it shadows older ones.

@@ -56,7 +56,7 @@ impl Vm {
     fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32) -> VmResult<()> {
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let mut result = if self.jit.slots.get(entry as usize).is_some_and(|&s| crate::jit::worth_entering(s)) {
+        let result = if self.jit.slots.get(entry as usize).is_some_and(|&s| crate::jit::worth_entering(s)) {
             match self.jit_enter(entry) {
                 crate::jit::Entered::Interpret => self.dispatch(entry),
                 // The frame it returned through is the one above.
@@ -67,7 +67,14 @@ impl Vm {
         } else {
             self.dispatch(entry)
         };
-        while matches!(&result, Err(e) if e.kind == ErrorKind::Resume) {
+        self.end_frame(result, base, rdepth)
+    }
+
+    /// Finishes a run whose host frame is at `base`: resumes after
+    /// `Resume`, and on an error adds the call sites of the frames it
+    /// unwinds and pops them.
+    pub(crate) fn end_frame(&mut self, mut result: VmResult<()>, base: u32, rdepth: u32) -> VmResult<()> {
+        while matches!(&result, Err(e) if matches!(e.kind, ErrorKind::Resume)) {
             result = self.dispatch(self.resume_at);
         }
         if let Err(mut e) = result {
@@ -113,7 +120,7 @@ impl Vm {
     }
 
     #[inline(never)]
-    fn dispatch(&mut self, entry: Addr) -> VmResult<()> {
+    pub(crate) fn dispatch(&mut self, entry: Addr) -> VmResult<()> {
         // The hot state lives in locals, and the code and the stacks (one
         // allocation) are reached through raw pointers held in locals too: reading
         // them through `self` on every instruction would cost a load each
@@ -242,8 +249,7 @@ impl Vm {
                 ($dir:expr) => {{
                     let dir = $dir;
                     let g = &mut *self.game;
-                    let dir = g.board.resolve(player_index(g.gen.player), dir);
-                    let to = g.board.link(dir, g.gen.here);
+                    let to = g.board.step(player_index(g.gen.player), dir, g.gen.here);
                     if to >= 0 {
                         g.gen.here = to;
                     }

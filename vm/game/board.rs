@@ -19,7 +19,16 @@ pub struct Board {
     pub links: Vec<i32>,
     pub directions: Vec<String>,
     /// Per player index: direction -> the direction it means for that player.
-    pub symmetry: Vec<Vec<u32>>,
+    symmetry: Vec<Vec<u32>>,
+    /// The links as each player walks them (symmetries applied), so a
+    /// step is one load, for the interpreter and native code alike:
+    /// `walk[(p * directions + dir) * positions + pos]`, where p is the
+    /// player's index, or `symmetry.len()` (the last block: the links as
+    /// declared) for players without symmetries of their own. Kept up to
+    /// date by every change of links or symmetries.
+    pub walk: Vec<i32>,
+    /// `directions * positions`: one player's block of `walk`.
+    pub walk_stride: u32,
     /// The board region in data space: [region, region + region_len).
     pub region: u32,
     pub region_len: u32,
@@ -85,6 +94,7 @@ impl Board {
         for row in &mut self.symmetry {
             row.push(row.len() as u32);
         }
+        self.rebuild_walk();
         (self.directions.len() - 1) as u32
     }
 
@@ -97,27 +107,73 @@ impl Board {
     }
 
     pub fn set_link(&mut self, dir: u32, from: i32, to: i32) {
+        if !self.valid(from) {
+            return;
+        }
         let i = dir as usize * self.positions + from as usize;
         if let Some(slot) = self.links.get_mut(i) {
             *slot = to;
+        }
+        // Every player direction that means `dir` now leads to `to`.
+        let n = self.directions.len();
+        for p in 0..=self.symmetry.len() {
+            for e in 0..n {
+                if self.resolve(p, e as u32) == dir {
+                    self.walk[(p * n + e) * self.positions + from as usize] = to;
+                }
+            }
         }
     }
 
     /// The direction `dir` means for the player with this index.
     #[inline]
-    pub fn resolve(&self, player_index: usize, dir: u32) -> u32 {
+    fn resolve(&self, player_index: usize, dir: u32) -> u32 {
         match self.symmetry.get(player_index) {
             Some(row) => row.get(dir as usize).copied().unwrap_or(dir),
             None => dir,
         }
     }
 
-    pub fn symmetry_row(&mut self, player_index: usize) -> &mut Vec<u32> {
+    /// Where a step in direction `dir` leads the player with this index
+    /// from `pos` (symmetries applied), or -1.
+    #[inline]
+    pub fn step(&self, player_index: usize, dir: u32, pos: i32) -> i32 {
+        if !self.valid(pos) {
+            return -1;
+        }
+        let p = player_index.min(self.symmetry.len());
+        let i = p * self.walk_stride as usize + dir as usize * self.positions + pos as usize;
+        self.walk.get(i).copied().unwrap_or(-1)
+    }
+
+    /// The player with this index walks `d1` as `d2`.
+    pub fn set_symmetry(&mut self, player_index: usize, d1: u32, d2: u32) {
         let n = self.directions.len() as u32;
         while self.symmetry.len() <= player_index {
             self.symmetry.push((0..n).collect());
         }
-        &mut self.symmetry[player_index]
+        if let Some(slot) = self.symmetry[player_index].get_mut(d1 as usize) {
+            *slot = d2;
+        }
+        self.rebuild_walk();
+    }
+
+    /// The index of the last block of `walk` (players without symmetries).
+    pub fn walk_last(&self) -> u32 {
+        self.symmetry.len() as u32
+    }
+
+    fn rebuild_walk(&mut self) {
+        let n = self.directions.len();
+        self.walk_stride = (n * self.positions) as u32;
+        let mut walk = Vec::with_capacity((self.symmetry.len() + 1) * n * self.positions);
+        for p in 0..=self.symmetry.len() {
+            for e in 0..n as u32 {
+                let dir = self.resolve(p, e);
+                walk.extend((0..self.positions as i32).map(|pos| self.link(dir, pos)));
+            }
+        }
+        self.walk = walk;
     }
 
     #[inline]

@@ -104,9 +104,8 @@ impl Vm {
 
     fn define_direction(&mut self, name: &str, dir: u32) {
         let xt = self.add_thunk_word(name.as_bytes(), WordKind::Colon, &[Op::GStep(dir), Op::Exit]);
-        let w = self.dict.word_mut(xt);
-        w.inline = true;
-        w.step = Some(dir);
+        self.dict.word_mut(xt).inline = true;
+        self.dict.set_step(xt, dir);
     }
 
     fn add_position(&mut self, name: String) -> VmResult<()> {
@@ -701,10 +700,10 @@ fn symmetry(vm: &mut Vm, both: bool) -> VmResult<()> {
     vm.push(player)?;
     let d1 = read_direction(vm, word)?;
     let d2 = read_direction(vm, word)?;
-    let row = vm.game.board.symmetry_row(super::generate::player_index(player));
-    row[d1 as usize] = d2;
+    let p = super::generate::player_index(player);
+    vm.game.board.set_symmetry(p, d1, d2);
     if both {
-        row[d2 as usize] = d1;
+        vm.game.board.set_symmetry(p, d2, d1);
     }
     Ok(())
 }

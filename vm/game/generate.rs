@@ -11,6 +11,7 @@
 use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
+use crate::jit::MoveWordEnd;
 use crate::vm::{HostWord, Vm};
 
 /// The state move words see.
@@ -38,6 +39,11 @@ pub struct Context {
     /// Buffers of nested generations, kept for the next one (a search
     /// generates at every node: it must not allocate each time).
     spare: Vec<Vec<Action>>,
+    /// The move words each generation runs, (xt, move type) by piece
+    /// type; nested generations stack theirs on top.
+    plan: Vec<(u32, i32)>,
+    /// Where each piece type's moves, then its drops, end in `plan`.
+    plan_ends: Vec<usize>,
 }
 
 /// What a nested generation must put back.
@@ -122,9 +128,41 @@ pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_
 }
 
 fn run_move_words(vm: &mut Vm) -> VmResult<()> {
+    // The move words of each piece type, flat, on top of `Context::plan`
+    // (a nested generation stacks its own above), so the scans below
+    // read one slice instead of walking pieces, lists and entries at
+    // every square.
+    let g = &mut vm.game;
+    let base = g.gen.plan.len();
+    let piece_limit = g.piece_scan_limit.unwrap_or(usize::MAX).min(g.pieces.len());
+    let of_type = g.gen.of_type;
+    // Per piece type: where its moves end, then where its drops end.
+    let ends = g.gen.plan_ends.len();
+    for piece in &g.pieces[..piece_limit] {
+        for lists in [&piece.moves, &piece.drops] {
+            for &list in lists.iter() {
+                let entries = g.move_lists[list].entries.iter();
+                g.gen.plan.extend(entries.filter(|&&(_, t)| of_type == 0 || t == of_type));
+            }
+            g.gen.plan_ends.push(g.gen.plan.len());
+        }
+    }
+    let result = run_plan(vm, base, ends, piece_limit);
+    vm.game.gen.plan.truncate(base);
+    vm.game.gen.plan_ends.truncate(ends);
+    result
+}
+
+/// Runs the plan at `base` (its ends at `ends`) for `types` piece types.
+fn run_plan(vm: &mut Vm, base: usize, ends: usize, types: usize) -> VmResult<()> {
     let positions = vm.game.board.scan_positions();
-    let piece_limit = vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len());
-    let (for_player, of_type) = (vm.game.gen.for_player, vm.game.gen.of_type);
+    let for_player = vm.game.gen.for_player;
+    let range = |vm: &Vm, t: usize, drops: bool| {
+        let i = 2 * (t - 1) + drops as usize;
+        let e = &vm.game.gen.plan_ends;
+        let start = if i == 0 { base } else { e[ends + i - 1] };
+        start..e[ends + i]
+    };
     // Moves of the pieces on the board.
     for pos in 0..positions as i32 {
         let content = vm.game.board.get(&vm.mem, pos)?;
@@ -132,34 +170,25 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
             continue;
         }
         let t = (content & PIECE_TYPE_MASK) as usize;
-        if t == 0 || t > piece_limit {
+        if t == 0 || t > types {
             continue;
         }
-        for k in 0..vm.game.pieces[t - 1].moves.len() {
-            let list = vm.game.pieces[t - 1].moves[k];
-            for e in 0..vm.game.move_lists[list].entries.len() {
-                let (xt, move_type) = vm.game.move_lists[list].entries[e];
-                if of_type == 0 || move_type == of_type {
-                    run_move_word(vm, xt, move_type, pos, content, false)?;
-                }
-            }
+        for i in range(vm, t, false) {
+            let (xt, move_type) = vm.game.gen.plan[i];
+            run_move_word(vm, xt, move_type, pos, content, false)?;
         }
     }
     // Drops of every piece type at every position.
-    for t in 1..=piece_limit {
-        if vm.game.pieces[t - 1].drops.is_empty() {
+    for t in 1..=types {
+        let words = range(vm, t, true);
+        if words.is_empty() {
             continue;
         }
         let piece = t as i32 | for_player;
         for pos in 0..positions as i32 {
-            for k in 0..vm.game.pieces[t - 1].drops.len() {
-                let list = vm.game.pieces[t - 1].drops[k];
-                for e in 0..vm.game.move_lists[list].entries.len() {
-                    let (xt, move_type) = vm.game.move_lists[list].entries[e];
-                    if of_type == 0 || move_type == of_type {
-                        run_move_word(vm, xt, move_type, pos, piece, true)?;
-                    }
-                }
+            for i in words.clone() {
+                let (xt, move_type) = vm.game.gen.plan[i];
+                run_move_word(vm, xt, move_type, pos, piece, true)?;
             }
         }
     }
@@ -184,7 +213,11 @@ fn run_move_word(vm: &mut Vm, xt: u32, move_type: i32, pos: i32, piece: i32, dro
     // Its own stack frame: whatever the word leaves (or takes from below
     // its base, which reads as zeros) stays out of its caller's stack.
     let frame = vm.enter_frame()?;
-    let result = vm.execute(xt);
+    let result = match vm.jit_move_word(xt) {
+        MoveWordEnd::NotNative => vm.execute(xt),
+        MoveWordEnd::Done | MoveWordEnd::Verify => Ok(()),
+        MoveWordEnd::Failed(e) => Err(e),
+    };
     let tolerant = vm.tolerant;
     vm.leave_frame(frame);
     vm.game.gen.active = false;

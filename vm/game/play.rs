@@ -47,6 +47,8 @@ pub struct Events {
     pub make_a_move: Option<u32>,
     pub next_turn: Option<u32>,
     pub friends: Option<u32>,
+    /// `friends.is_some()`, where native code can read it.
+    pub has_friends: bool,
 }
 
 /// Execution tokens at and above this value stand for moves: `.moveCFA`
@@ -83,7 +85,9 @@ impl Vm {
             make_a_move: find("OnMakeAMove"),
             next_turn: find("OnNextTurn"),
             friends: find("OnFriends?"),
+            has_friends: false,
         };
+        let events = Events { has_friends: events.friends.is_some(), ..events };
         self.game.events = events;
     }
 

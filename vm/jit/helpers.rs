@@ -1,5 +1,5 @@
-//! The Rust that native code calls: native words, EXECUTE and deferred
-//! words, the game queries, and the data-space words that allocate.
+//! The Rust that native code calls: native words, calls of words without
+//! native code, deferred words, and the data-space words that allocate.
 //!
 //! One signature for all, `(ctx, a, b) -> i64`, so the code generator
 //! imports one. Helpers that may run script or change the stacks are
@@ -10,8 +10,6 @@
 //! left to the interpreter (which then raises the error or the warning).
 
 use super::{JitCtx, DEOPT, DONE, ERROR, NATIVE_FRAMES};
-use crate::game::generate::player_index;
-use crate::game::PLAYER_MASK;
 use crate::ops::Addr;
 use crate::vm::Vm;
 
@@ -97,27 +95,13 @@ pub unsafe extern "C" fn host(ctx: *mut JitCtx, id: i32, at: i32) -> i64 {
     }
 }
 
-/// What `EXECUTE` of `x` (`kind` 1) or the deferred word in slot `x`
-/// (`kind` 0) runs: a word's entry (>= 0), a direction word's step as
-/// `-1 - dir`, or `REFUSE` (a move's token, a bad token, an unset slot:
-/// the interpreter's to run or report).
-pub unsafe extern "C" fn resolve(ctx: *mut JitCtx, kind: i32, x: i32) -> i64 {
+/// The entry of the word in DEFER slot `slot`, or `REFUSE` (an unset
+/// slot: the interpreter's to report).
+pub unsafe extern "C" fn deferred(ctx: *mut JitCtx, _: i32, slot: i32) -> i64 {
     let vm = unsafe { vm(ctx) };
-    let xt = if kind == 0 {
-        match vm.defers.get(x as usize).copied().flatten() {
-            Some(xt) => xt,
-            None => return REFUSE,
-        }
-    } else {
-        match vm.dict.index_of(x) {
-            Some(xt) => xt,
-            None => return REFUSE,
-        }
-    };
-    let w = vm.dict.word(xt);
-    match w.step {
-        Some(dir) if kind == 1 => -1 - dir as i64,
-        _ => w.entry as i64,
+    match vm.defers.get(slot as usize).copied().flatten() {
+        Some(xt) => vm.dict.word(xt).entry as i64,
+        None => REFUSE,
     }
 }
 
@@ -260,33 +244,4 @@ pub unsafe extern "C" fn allot(ctx: *mut JitCtx, which: i32, x: i32) -> i64 {
 /// `HERE`.
 pub unsafe extern "C" fn here(ctx: *mut JitCtx, _: i32, _: i32) -> i64 {
     unsafe { vm(ctx) }.mem.here as i64
-}
-
-/// A direction step of `here`: the flag.
-pub unsafe extern "C" fn step(ctx: *mut JitCtx, _: i32, dir: i32) -> i64 {
-    let g = unsafe { &mut *(*ctx).game };
-    let dir = g.board.resolve(player_index(g.gen.player), dir as u32);
-    let to = g.board.link(dir, g.gen.here);
-    if to >= 0 {
-        g.gen.here = to;
-    }
-    -((to >= 0) as i64)
-}
-
-/// `friend?` (0) / `enemy?` (1) at `here`: the flag, or `REFUSE` when the
-/// game defines OnFriends? (script: the interpreter runs it) or `here` is
-/// off the board.
-pub unsafe extern "C" fn friend(ctx: *mut JitCtx, enemy: i32, _: i32) -> i64 {
-    let vm = unsafe { vm(ctx) };
-    if vm.game.events.friends.is_some() {
-        return REFUSE;
-    }
-    let here = vm.game.gen.here;
-    if !vm.game.board.valid(here) {
-        return REFUSE;
-    }
-    let Ok(c) = vm.mem.fetch(vm.game.board.cell_addr(here)) else { return REFUSE };
-    let friend = c & PLAYER_MASK == vm.game.gen.player;
-    let yes = if enemy != 0 { c != 0 && !friend } else { friend };
-    -(yes as i64)
 }

@@ -20,7 +20,7 @@
 mod helpers;
 mod translate;
 
-use crate::error::VmError;
+use crate::error::{ErrorKind, VmError};
 use crate::ops::Addr;
 use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
 use cranelift_jit::{JITBuilder, JITModule};
@@ -76,6 +76,12 @@ pub struct JitCtx {
     pub table: *const usize,
     pub table_len: u64,
     pub game: *mut crate::game::Game,
+    /// `Board::walk` and its shape (`walk_last`, `walk_stride`).
+    pub walk: *const i32,
+    pub walk_len: u64,
+    /// `Dictionary::targets`: what EXECUTE does with each xt.
+    pub targets: *const i32,
+    pub targets_len: u64,
     pub steps: u64,
     pub tos: i32,
     pub depth: u32,
@@ -87,6 +93,8 @@ pub struct JitCtx {
     pub max_d: u32,
     pub max_r: u32,
     pub next_addr: u32,
+    pub walk_last: u32,
+    pub walk_stride: u32,
 }
 
 /// A compiled definition: `status = f(ctx)`.
@@ -96,6 +104,9 @@ pub type NativeFn = unsafe extern "C" fn(*mut JitCtx) -> u32;
 pub const DONE: u32 = 0;
 pub const DEOPT: u32 = 1;
 pub const ERROR: u32 = 2;
+/// A `verify` failed during move generation: the move word ends (the
+/// interpreter's `ErrorKind::Verify`), with the state written back.
+pub const VERIFY: u32 = 3;
 
 /// Slot values below this are call counts; a compiled entry holds its
 /// function pointer (never this small in a user address space).
@@ -139,6 +150,10 @@ impl Jit {
             table: std::ptr::null(),
             table_len: 0,
             game: std::ptr::null_mut(),
+            walk: std::ptr::null(),
+            walk_len: 0,
+            targets: std::ptr::null(),
+            targets_len: 0,
             steps: 0,
             tos: 0,
             depth: 0,
@@ -148,6 +163,8 @@ impl Jit {
             max_d: 0,
             max_r: 0,
             next_addr: 0,
+            walk_last: 0,
+            walk_stride: 0,
         }));
         Jit { mode, module: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, refused: 0, entries: 0, deopts: 0 }
     }
@@ -183,6 +200,13 @@ impl Drop for Jit {
     }
 }
 
+/// The finished colon definition that starts at `entry`: its word. Code
+/// of a finished definition never changes, so native code made from it
+/// (its own, or a caller's it was inlined into) stays true.
+fn definition(dict: &crate::dictionary::Dictionary, entry: Addr) -> Option<&crate::dictionary::Word> {
+    dict.words.iter().rev().find(|w| w.entry == entry && w.end > w.entry && matches!(w.kind, crate::dictionary::WordKind::Colon))
+}
+
 /// Whether the interpreter should offer the word with this slot to
 /// `jit_enter`: it has native code, or it was never called (the first
 /// call decides whether to compile). Counting the other calls is left to
@@ -190,6 +214,16 @@ impl Drop for Jit {
 #[inline(always)]
 pub(crate) fn worth_entering(slot: usize) -> bool {
     slot == 0 || slot >= COUNT_LIMIT
+}
+
+/// How a move word run by `jit_move_word` ended.
+pub(crate) enum MoveWordEnd {
+    /// It has no native code (yet): `execute` it.
+    NotNative,
+    Done,
+    /// A `verify` failed.
+    Verify,
+    Failed(VmError),
 }
 
 /// What became of a call the interpreter offered to native code.
@@ -223,6 +257,17 @@ impl Vm {
         if self.fp >= NATIVE_FRAMES {
             return Entered::Interpret;
         }
+        let (status, ip) = self.jit_call(f);
+        match status {
+            DONE => Entered::Returned(ip),
+            DEOPT => Entered::Deopt(ip),
+            VERIFY => Entered::Failed(ErrorKind::Verify.into()),
+            _ => Entered::Failed(self.jit_error()),
+        }
+    }
+
+    /// Runs `f` on the VM's state: its status, and `ctx.ip` after it.
+    fn jit_call(&mut self, f: NativeFn) -> (u32, Addr) {
         let ctx = self.jit.ctx;
         self.jit.entries += 1;
         self.jit_fill(ctx);
@@ -230,22 +275,68 @@ impl Vm {
         // context was just filled from it.
         let status = unsafe { f(ctx) };
         self.jit_take(ctx);
+        if status == DEOPT {
+            self.jit.deopts += 1;
+        }
         // SAFETY: the context is ours (see `Jit::new`).
-        let ip = unsafe { (*ctx).ip };
-        match status {
-            DONE => Entered::Returned(ip),
-            DEOPT => {
-                self.jit.deopts += 1;
-                Entered::Deopt(ip)
+        (status, unsafe { (*ctx).ip })
+    }
+
+    /// The error native code failed with (status `ERROR`).
+    fn jit_error(&mut self) -> VmError {
+        self.jit.error.take().unwrap_or_else(|| VmError::new(ErrorKind::ControlFlow("native code failed without an error".into())))
+    }
+
+    /// Runs move word `xt` for the generator as `execute` would, when it
+    /// has native code: counted as a call from native code (so `auto`
+    /// compiles a move word the generator calls often), and entered
+    /// directly, a failed `verify` ending it without an error to carry.
+    pub(crate) fn jit_move_word(&mut self, xt: u32) -> MoveWordEnd {
+        if self.jit.mode == JitMode::Off {
+            return MoveWordEnd::NotNative;
+        }
+        let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) else { return MoveWordEnd::NotNative };
+        self.jit_cover_code();
+        let Some(f) = self.jit_native(entry, true) else { return MoveWordEnd::NotNative };
+        let base = self.fp;
+        // What `run` would refuse, it reports.
+        if base >= NATIVE_FRAMES || base >= self.config.return_depth || self.run_nesting >= crate::interp::MAX_RUN_NESTING {
+            return MoveWordEnd::NotNative;
+        }
+        let rdepth = self.rdepth;
+        self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
+        self.fp = base + 1;
+        self.run_nesting += 1;
+        let (status, ip) = self.jit_call(f);
+        let result = match status {
+            // It returned through its host frame.
+            DONE => Ok(()),
+            VERIFY => {
+                self.fp = base;
+                self.rdepth = rdepth;
+                self.run_nesting -= 1;
+                return MoveWordEnd::Verify;
             }
-            _ => Entered::Failed(self.jit.error.take().unwrap_or_else(|| {
-                VmError::new(crate::error::ErrorKind::ControlFlow("native code failed without an error".into()))
-            })),
+            DEOPT => {
+                let r = self.dispatch(ip);
+                self.end_frame(r, base, rdepth)
+            }
+            _ => {
+                let e = self.jit_error();
+                self.end_frame(Err(e), base, rdepth)
+            }
+        };
+        self.run_nesting -= 1;
+        match result {
+            Ok(()) => MoveWordEnd::Done,
+            Err(e) if matches!(e.kind, ErrorKind::Verify) => MoveWordEnd::Verify,
+            Err(e) => MoveWordEnd::Failed(e),
         }
     }
 
     /// The native code of the definition at `entry`, compiling it when due
     /// (`from_native`: native code is calling it).
+    #[inline]
     fn jit_native(&mut self, entry: Addr, from_native: bool) -> Option<NativeFn> {
         let slot = *self.jit.slots.get(entry as usize)?;
         if slot >= COUNT_LIMIT {
@@ -253,19 +344,26 @@ impl Vm {
             // they are entries of finalized functions.
             return Some(unsafe { std::mem::transmute::<usize, NativeFn>(slot) });
         }
+        self.jit_count(entry, slot, from_native)
+    }
+
+    /// Counts a call of the definition at `entry`, which has no native
+    /// code yet, and compiles it when due.
+    #[inline(never)]
+    fn jit_count(&mut self, entry: Addr, slot: usize, from_native: bool) -> Option<NativeFn> {
         if slot == NEVER {
             return None;
         }
         let calls = slot + 1;
-        // In bounds: `get` found the slot above.
+        // In bounds: `jit_native` found the slot.
         self.jit.slots[entry as usize] = calls;
         let due = match self.jit.mode {
             JitMode::Off => false,
             JitMode::All => true,
             // Entering native code from the interpreter costs about as much
             // as a few dozen instructions: worth it for a word that loops.
-            // A word native code calls often is compiled so the caller
-            // stays native.
+            // A word native code (or the move generator) calls often is
+            // compiled so the caller stays native.
             JitMode::Auto => (calls == 1 && self.jit_loops(entry)) || (from_native && calls >= AUTO_CALLS),
         };
         if !due {
@@ -278,9 +376,7 @@ impl Vm {
 
     /// The finished colon definition that starts at `entry`: its word.
     fn jit_definition(&self, entry: Addr) -> Option<&crate::dictionary::Word> {
-        self.dict.words.iter().rev().find(|w| {
-            w.entry == entry && w.end > w.entry && matches!(w.kind, crate::dictionary::WordKind::Colon)
-        })
+        definition(&self.dict, entry)
     }
 
     /// Whether the definition at `entry` loops: a backward jump, or a call
@@ -295,11 +391,11 @@ impl Vm {
     }
 
     fn jit_compile(&mut self, entry: Addr) -> Option<NativeFn> {
-        let w = self.jit_definition(entry)?;
-        let (start, end) = (w.entry, w.end);
-        let ops: Vec<crate::ops::Op> = (start..end).map(|a| self.code.op(a)).collect();
+        let (dict, code) = (&self.dict, &self.code);
+        let ops_of = |entry: Addr| definition(dict, entry).map(|w| (w.entry..w.end).map(|a| code.op(a)).collect::<Vec<_>>());
+        let ops = ops_of(entry)?;
         let module = self.jit.module()?;
-        match translate::compile(module, start, &ops) {
+        match translate::compile(module, entry, &ops, &ops_of) {
             Some(f) => {
                 self.jit.compiled += 1;
                 Some(f)
@@ -329,11 +425,22 @@ impl Vm {
             c.table = self.jit.slots.as_ptr();
             c.table_len = self.jit.slots.len() as u64;
             c.game = &mut *self.game;
-            c.steps = self.steps_left;
-            c.tos = self.tos;
-            c.depth = self.depth;
-            c.rdepth = self.rdepth;
-            c.fp = self.fp;
+            let board = &self.game.board;
+            c.walk = board.walk.as_ptr();
+            c.walk_len = board.walk.len() as u64;
+            c.walk_last = board.walk_last();
+            c.walk_stride = board.walk_stride;
+            let targets = self.dict.targets();
+            c.targets = targets.as_ptr();
+            c.targets_len = targets.len() as u64;
+            // One load each: these were just stored one by one (a frame
+            // entered), and a wide load spanning them would wait for the
+            // stores to retire instead of forwarding them.
+            c.steps = std::ptr::read_volatile(&self.steps_left);
+            c.tos = std::ptr::read_volatile(&self.tos);
+            c.depth = std::ptr::read_volatile(&self.depth);
+            c.rdepth = std::ptr::read_volatile(&self.rdepth);
+            c.fp = std::ptr::read_volatile(&self.fp);
             c.max_d = self.config.stack_depth;
             c.max_r = self.config.return_depth;
             c.next_addr = self.code.next_addr();

@@ -8,25 +8,43 @@
 //! then does it change anything. Calls to words with native code are
 //! native calls; everything else goes through `helpers.rs`.
 
+mod game;
+
 use super::helpers::{self, Helper, REFUSE};
-use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES};
+use game::{gen_offset, GenField};
+use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
 use crate::ops::{Addr, Op};
 use crate::vm::{Frame, HOST_RETURN};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, SigRef, Type, Value};
+use cranelift_codegen::ir::{AbiParam, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, SigRef, Type, Value};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
 use std::mem::offset_of;
 
-/// Compiles the definition whose instructions `ops` start at `start`;
+/// The instructions of the finished colon definition at an entry.
+pub(super) type Definitions<'a> = &'a dyn Fn(Addr) -> Option<Vec<Op>>;
+
+/// Whether a definition can be translated: it stays inside itself (the
+/// last instruction returns, and every jump lands inside).
+pub(super) fn self_contained(start: Addr, ops: &[Op]) -> bool {
+    let Some(end) = start.checked_add(ops.len() as u32) else { return false };
+    ops.last() == Some(&Op::Exit) && !ops.iter().any(|op| op.target().is_some_and(|t| t < start || t >= end))
+}
+
+/// Calls of definitions this short are translated in place.
+const INLINE_OPS: usize = 48;
+/// At most this many instructions inlined into one function.
+const INLINE_BUDGET: usize = 400;
+/// Inlined calls nest at most this deep.
+const INLINE_DEPTH: usize = 4;
+
+/// Compiles the definition whose instructions `ops` start at `start`
+/// (`definitions` gives those of its callees, to inline short ones);
 /// `None` when it cannot be (the interpreter keeps running it).
-pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op]) -> Option<NativeFn> {
-    let end = start.checked_add(ops.len() as u32)?;
-    // Only definitions that stay inside themselves: the last instruction
-    // returns, and every jump lands inside.
-    if ops.last() != Some(&Op::Exit) || ops.iter().any(|op| op.target().is_some_and(|t| t < start || t >= end)) {
+pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions) -> Option<NativeFn> {
+    if !self_contained(start, ops) {
         return None;
     }
     let ptr = module.target_config().pointer_type();
@@ -43,9 +61,11 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op]) -> Option
     let mut fctx = FunctionBuilderContext::new();
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let itself = module.declare_func_in_func(id, b.func);
         let native_sig = b.import_signature(sig);
         let helper_sig = b.import_signature(helper_sig);
-        let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops);
+        let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops, definitions);
+        t.itself = Some(itself);
         t.body();
         t.b.seal_all_blocks();
         t.b.finalize(module.target_config());
@@ -87,8 +107,19 @@ struct Translator<'a> {
     ptr: Type,
     native_sig: SigRef,
     helper_sig: SigRef,
+    definitions: Definitions<'a>,
+    /// The body being translated: the function's definition, or a callee
+    /// inlined into it.
     start: Addr,
-    ops: &'a [Op],
+    ops: Vec<Op>,
+    /// Set while translating an inlined callee: where its EXIT goes on,
+    /// and the return depth its frame saved.
+    inlined: Option<(Block, Value)>,
+    /// The entries of the bodies being translated, outermost first.
+    inline_stack: Vec<Addr>,
+    inline_budget: usize,
+    /// The function being built, for RECURSE: a direct call.
+    itself: Option<FuncRef>,
     ctx: Value,
     max_d: Value,
     max_r: Value,
@@ -97,6 +128,9 @@ struct Translator<'a> {
     /// what follows a branch).
     leaders: Vec<Option<Block>>,
     deopt: Block,
+    /// A failed `verify` (param: its address): ends the move word with
+    /// status `VERIFY` during move generation, else deoptimizes there.
+    verify_failed: Block,
     propagate: Block,
     /// The current block already ends in a jump or return.
     closed: bool,
@@ -115,6 +149,26 @@ struct Translator<'a> {
     known_r: u32,
 }
 
+/// A block for each instruction of a body that starts one (jump targets
+/// and what follows a branch or EXIT).
+fn leaders(b: &mut FunctionBuilder, start: Addr, ops: &[Op]) -> Vec<Option<Block>> {
+    let mut leaders = vec![None; ops.len()];
+    leaders[0] = Some(b.create_block());
+    for (i, op) in ops.iter().enumerate() {
+        if let Some(t) = op.target() {
+            let t = (t - start) as usize;
+            if leaders[t].is_none() {
+                leaders[t] = Some(b.create_block());
+            }
+        }
+        let ends = op.target().is_some() || matches!(op, Op::Exit);
+        if ends && i + 1 < ops.len() && leaders[i + 1].is_none() {
+            leaders[i + 1] = Some(b.create_block());
+        }
+    }
+    leaders
+}
+
 fn trusted() -> MemFlagsData {
     MemFlagsData::trusted()
 }
@@ -125,7 +179,7 @@ fn data() -> MemFlagsData {
 }
 
 impl<'a> Translator<'a> {
-    fn new(mut b: FunctionBuilder<'a>, ptr: Type, native_sig: SigRef, helper_sig: SigRef, start: Addr, ops: &'a [Op]) -> Self {
+    fn new(mut b: FunctionBuilder<'a>, ptr: Type, native_sig: SigRef, helper_sig: SigRef, start: Addr, ops: &[Op], definitions: Definitions<'a>) -> Self {
         let v = Vars {
             tos: b.declare_var(I32),
             d: b.declare_var(I32),
@@ -145,25 +199,27 @@ impl<'a> Translator<'a> {
         let max_d = b.ins().load(I32, trusted(), ctx, offset_of!(JitCtx, max_d) as i32);
         let max_r = b.ins().load(I32, trusted(), ctx, offset_of!(JitCtx, max_r) as i32);
 
-        let mut leaders = vec![None; ops.len()];
-        leaders[0] = Some(b.create_block());
-        for (i, op) in ops.iter().enumerate() {
-            if let Some(t) = op.target() {
-                let t = (t - start) as usize;
-                if leaders[t].is_none() {
-                    leaders[t] = Some(b.create_block());
-                }
-            }
-            let ends = op.target().is_some() || matches!(op, Op::Exit);
-            if ends && i + 1 < ops.len() && leaders[i + 1].is_none() {
-                leaders[i + 1] = Some(b.create_block());
-            }
-        }
+        let leaders = leaders(&mut b, start, ops);
         let deopt = b.create_block();
         b.append_block_param(deopt, I32);
+        let verify_failed = b.create_block();
+        b.append_block_param(verify_failed, I32);
+        b.set_cold_block(verify_failed);
         let propagate = b.create_block();
         b.append_block_param(propagate, I32);
-        let mut t = Translator { b, ptr, native_sig, helper_sig, start, ops, ctx, max_d, max_r, v, leaders, deopt, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), dirty: Default::default(), dk: 0, known_r: 0 };
+        let mut t = Translator {
+            b,
+            ptr,
+            native_sig,
+            helper_sig,
+            definitions,
+            start,
+            ops: ops.to_vec(),
+            inlined: None,
+            inline_stack: vec![start],
+            inline_budget: INLINE_BUDGET,
+            itself: None,
+            ctx, max_d, max_r, v, leaders, deopt, verify_failed, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), dirty: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
         t.load_scalars();
         let first = t.block_at(start);
@@ -243,6 +299,19 @@ impl<'a> Translator<'a> {
         let s = self.b.ins().iconst(I32, DEOPT as i64);
         self.b.ins().return_(&[s]);
 
+        // As the interpreter's `verify!`: outside move generation the
+        // failure is an error, which the interpreter reports.
+        self.b.switch_to_block(self.verify_failed);
+        let at = self.b.block_params(self.verify_failed)[0];
+        let g = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32);
+        let active = self.b.ins().load(cranelift_codegen::ir::types::I8, trusted(), g, gen_offset(GenField::Active) as i32);
+        let ends = self.b.create_block();
+        self.b.ins().brif(active, ends, &[], self.deopt, &[BlockArg::Value(at)]);
+        self.b.switch_to_block(ends);
+        self.store_state();
+        let s = self.b.ins().iconst(I32, VERIFY as i64);
+        self.b.ins().return_(&[s]);
+
         self.b.switch_to_block(self.propagate);
         let s = self.b.block_params(self.propagate)[0];
         self.b.ins().return_(&[s]);
@@ -264,10 +333,20 @@ impl<'a> Translator<'a> {
 
     /// Deoptimizes to `at` when `bad` (an I8 truth value) holds.
     fn guard(&mut self, bad: Value, at: Addr) {
+        self.guard_to(self.deopt, bad, at);
+    }
+
+    /// `verify` at `at` fails when `fails` holds.
+    fn verify(&mut self, fails: Value, at: Addr) {
+        self.guard_to(self.verify_failed, fails, at);
+    }
+
+    /// Leaves for `exit` (a block whose param is an address) when `bad`.
+    fn guard_to(&mut self, exit: Block, bad: Value, at: Addr) {
         let ok = self.b.create_block();
         let at = self.konst(at as i32);
         if self.dirty.is_empty() {
-            self.b.ins().brif(bad, self.deopt, &[BlockArg::Value(at)], ok, &[]);
+            self.b.ins().brif(bad, exit, &[BlockArg::Value(at)], ok, &[]);
         } else {
             // The cells not stored yet go to memory on the way out.
             let stub = self.b.create_block();
@@ -275,7 +354,7 @@ impl<'a> Translator<'a> {
             self.b.ins().brif(bad, stub, &[], ok, &[]);
             self.b.switch_to_block(stub);
             self.emit_flush();
-            self.b.ins().jump(self.deopt, &[BlockArg::Value(at)]);
+            self.b.ins().jump(exit, &[BlockArg::Value(at)]);
         }
         self.b.switch_to_block(ok);
     }
@@ -654,32 +733,6 @@ impl<'a> Translator<'a> {
         let tos = self.var(self.v.tos);
         let zero = self.cmp_imm(IntCC::Equal, tos, 0);
         self.guard(zero, at);
-    }
-
-    /// `here`'s content (a game query), or a deoptimization.
-    fn here_cell(&mut self, at: Addr) -> Value {
-        let here = self.gen_field(gen_offset(GenField::Here));
-        self.board_cell(here, at)
-    }
-
-    /// The content of position `pos`; off the board (an error, or under
-    /// the tolerances an empty square with a warning) the interpreter's.
-    fn board_cell(&mut self, pos: Value, at: Addr) -> Value {
-        use crate::game::Game;
-        let g = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32);
-        let positions = self.b.ins().load(I64, trusted(), g, offset_of!(Game, board.positions) as i32);
-        let cells = self.b.ins().load(I32, trusted(), g, offset_of!(Game, board.cells) as i32);
-        let wide = self.b.ins().uextend(I64, pos);
-        let off = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, wide, positions);
-        self.guard(off, at);
-        let scaled = self.b.ins().ishl_imm_s(pos, 2);
-        let addr = self.b.ins().iadd(cells, scaled);
-        self.fetch(addr, at)
-    }
-
-    fn gen_field(&mut self, offset: usize) -> Value {
-        let g = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32);
-        self.b.ins().load(I32, trusted(), g, offset as i32)
     }
 
     // ---- the body ----------------------------------------------------
@@ -1111,74 +1164,23 @@ impl<'a> Translator<'a> {
             }
 
             // ---- the game layer ----
-            Op::GStep(dir) => {
-                self.room(1, at);
-                let dir_v = self.konst(dir as i32);
-                let f = self.call_helper(helpers::step, 0, dir_v);
-                let f = self.b.ins().ireduce(I32, f);
-                self.push(f);
-            }
-            Op::GHere => self.push_checked(at, |s| s.gen_field(gen_offset(GenField::Here))),
-            Op::GFrom => self.push_checked(at, |s| s.gen_field(gen_offset(GenField::From))),
-            Op::GBack => {
-                let from = self.gen_field(gen_offset(GenField::From));
-                let g = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32);
-                self.b.ins().store(trusted(), from, g, gen_offset(GenField::Here) as i32);
-            }
-            Op::GEmpty | Op::GNotEmpty => {
-                self.room(1, at);
-                let c = self.here_cell(at);
-                let cc = if op == Op::GEmpty { Equal } else { NotEqual };
-                let yes = self.cmp_imm(cc, c, 0);
-                let f = self.flag(yes);
-                self.push(f);
-            }
-            Op::GFriend | Op::GEnemy => {
-                self.room(1, at);
-                let zero = self.konst(0);
-                let f = self.value_helper(helpers::friend, (op == Op::GEnemy) as i32, zero, at);
-                self.push(f);
-            }
-            Op::GEmptyAt | Op::GPieceAt | Op::GPlayerAt => {
-                self.need(1, at);
-                let pos = self.var(tos_v);
-                let c = self.board_cell(pos, at);
-                let x = match op {
-                    Op::GEmptyAt => {
-                        let e = self.cmp_imm(Equal, c, 0);
-                        self.flag(e)
-                    }
-                    Op::GPieceAt => c,
-                    _ => self.b.ins().band_imm_s(c, crate::game::PLAYER_MASK as i64),
-                };
-                self.set(tos_v, x);
-            }
-            Op::GVerify => {
-                self.need(1, at);
-                let x = self.var(tos_v);
-                let fails = self.cmp_imm(Equal, x, 0);
-                self.guard(fails, at);
-                self.drop_n(1);
-            }
-            Op::GStepVerify(dir) => {
-                let dir_v = self.konst(dir as i32);
-                let f = self.call_helper(helpers::step, 0, dir_v);
-                // No link: `here` did not move, so the state is as before.
-                let fails = self.cmp_imm(Equal, f, 0);
-                self.guard(fails, at);
-            }
-            Op::GEmptyVerify | Op::GNotEmptyVerify => {
-                let c = self.here_cell(at);
-                let cc = if op == Op::GEmptyVerify { NotEqual } else { Equal };
-                let fails = self.cmp_imm(cc, c, 0);
-                self.guard(fails, at);
-            }
-            Op::GFriendVerify | Op::GEnemyVerify => {
-                let zero = self.konst(0);
-                let f = self.value_helper(helpers::friend, (op == Op::GEnemyVerify) as i32, zero, at);
-                let fails = self.cmp_imm(Equal, f, 0);
-                self.guard(fails, at);
-            }
+            Op::GStep(_)
+            | Op::GHere
+            | Op::GFrom
+            | Op::GBack
+            | Op::GEmpty
+            | Op::GNotEmpty
+            | Op::GFriend
+            | Op::GEnemy
+            | Op::GEmptyAt
+            | Op::GPieceAt
+            | Op::GPlayerAt
+            | Op::GVerify
+            | Op::GStepVerify(_)
+            | Op::GEmptyVerify
+            | Op::GNotEmptyVerify
+            | Op::GFriendVerify
+            | Op::GEnemyVerify => self.game_op(op, at),
 
             // ---- superinstructions ----
             Op::LitAdd(n) => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, n as i64)),
@@ -1383,8 +1385,91 @@ impl<'a> Translator<'a> {
     /// native code directly when it has some, else the `call` helper.
     fn call(&mut self, target: Addr, at: Addr) {
         self.call_checks(at);
+        if let Some(ops) = self.inlinable(target) {
+            self.inline(target, ops, at);
+            return;
+        }
+        if target == self.inline_stack[0] {
+            self.recurse(at);
+            return;
+        }
         let target = self.konst(target as i32);
         self.enter(target, at);
+    }
+
+    /// A call of the function being built (checks made): as `enter`, but
+    /// a direct call, its code being this very function.
+    fn recurse(&mut self, at: Addr) {
+        let fp1 = self.push_frame(at);
+        let fast = self.b.create_block();
+        let slow = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(join, I32);
+        let shallow = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fp1, NATIVE_FRAMES as i64);
+        self.b.ins().brif(shallow, fast, &[], slow, &[]);
+
+        self.b.switch_to_block(fast);
+        let itself = self.itself.expect("set by `compile`");
+        let call = self.b.ins().call(itself, &[self.ctx]);
+        let s = self.b.inst_results(call)[0];
+        self.b.ins().jump(join, &[BlockArg::Value(s)]);
+
+        self.b.switch_to_block(slow);
+        let at_v = self.konst(at as i32);
+        let s = self.call_helper(helpers::call, self.inline_stack[0] as i32, at_v);
+        let s = self.b.ins().ireduce(I32, s);
+        self.b.ins().jump(join, &[BlockArg::Value(s)]);
+
+        self.b.switch_to_block(join);
+        let s = self.b.block_params(join)[0];
+        self.check_status(s);
+    }
+
+    /// The instructions of the callee at `target` when its call is worth
+    /// translating in place: a short definition, not one being translated.
+    fn inlinable(&mut self, target: Addr) -> Option<Vec<Op>> {
+        if self.inline_stack.len() > INLINE_DEPTH || self.inline_stack.contains(&target) {
+            return None;
+        }
+        let ops = (self.definitions)(target)?;
+        if ops.len() > INLINE_OPS || ops.len() > self.inline_budget || !self_contained(target, &ops) {
+            return None;
+        }
+        self.inline_budget -= ops.len();
+        Some(ops)
+    }
+
+    /// A call from `at` translated in place (checks made): the frame is
+    /// pushed and popped as by a real call, so a deoptimization inside
+    /// leaves the interpreter the very state it would have made.
+    fn inline(&mut self, target: Addr, ops: Vec<Op>, at: Addr) {
+        let steps = self.var(self.v.steps);
+        let steps = self.b.ins().iadd_imm_s(steps, -1);
+        self.set(self.v.steps, steps);
+        let fp = self.var(self.v.fp);
+        let frame = self.frame_slot(fp);
+        let ret = self.konst((at + 1) as i32);
+        self.b.ins().store(trusted(), ret, frame, offset_of!(Frame, ret) as i32);
+        let rp = self.var(self.v.rp);
+        self.b.ins().store(trusted(), rp, frame, offset_of!(Frame, rdepth) as i32);
+        let fp1 = self.b.ins().iadd_imm_s(fp, 1);
+        self.set(self.v.fp, fp1);
+
+        let after = self.b.create_block();
+        let leaders = leaders(&mut self.b, target, &ops);
+        let outer = (
+            std::mem::replace(&mut self.start, target),
+            std::mem::replace(&mut self.ops, ops),
+            std::mem::replace(&mut self.leaders, leaders),
+            self.inlined.replace((after, rp)),
+        );
+        self.inline_stack.push(target);
+        self.body();
+        self.inline_stack.pop();
+        (self.start, self.ops, self.leaders, self.inlined) = outer;
+        self.b.switch_to_block(after);
+        self.closed = false;
+        self.forget();
     }
 
     /// The checks the interpreter's `call!` makes, before anything changes.
@@ -1397,10 +1482,9 @@ impl<'a> Translator<'a> {
         self.guard(bad, at);
     }
 
-    /// Pushes the frame of a call from `at` and runs the word at `target`
-    /// (checks made): its native code directly when it has some, else
-    /// through the `call` helper.
-    fn enter(&mut self, target: Value, at: Addr) {
+    /// The step a call costs, and the frame it pushes; the state goes to
+    /// the context for the callee. Answers the new frame count.
+    fn push_frame(&mut self, at: Addr) -> Value {
         let steps = self.var(self.v.steps);
         let steps = self.b.ins().iadd_imm_s(steps, -1);
         self.set(self.v.steps, steps);
@@ -1413,6 +1497,14 @@ impl<'a> Translator<'a> {
         let fp1 = self.b.ins().iadd_imm_s(fp, 1);
         self.set(self.v.fp, fp1);
         self.store_state();
+        fp1
+    }
+
+    /// Pushes the frame of a call from `at` and runs the word at `target`
+    /// (checks made): its native code directly when it has some, else
+    /// through the `call` helper.
+    fn enter(&mut self, target: Value, at: Addr) {
+        let fp1 = self.push_frame(at);
 
         let lookup = self.b.create_block();
         let fast = self.b.create_block();
@@ -1458,9 +1550,16 @@ impl<'a> Translator<'a> {
     fn execute(&mut self, at: Addr) {
         self.need(1, at);
         let xt = self.var(self.v.tos);
-        let r = self.call_helper(helpers::resolve, 1, xt);
-        let refused = self.cmp_imm(IntCC::Equal, r, REFUSE);
-        self.guard(refused, at);
+        // `Dictionary::targets[xt - XT_BASE]`, read inline.
+        let index = self.b.ins().iadd_imm_s(xt, -(crate::dictionary::XT_BASE as i64));
+        let index = self.b.ins().uextend(I64, index);
+        let len = self.b.ins().load(I64, trusted(), self.ctx, offset_of!(JitCtx, targets_len) as i32);
+        let unknown = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, index, len);
+        self.guard(unknown, at);
+        let targets = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, targets) as i32);
+        let off = self.b.ins().ishl_imm_s(index, 2);
+        let p = self.b.ins().iadd(targets, off);
+        let r = self.b.ins().load(I32, trusted(), p, 0);
         let is_step = self.cmp_imm(IntCC::SignedLessThan, r, 0);
         let step = self.b.create_block();
         let word = self.b.create_block();
@@ -1471,17 +1570,15 @@ impl<'a> Translator<'a> {
         self.b.switch_to_block(step);
         let dir = self.b.ins().iadd_imm_s(r, 1);
         let dir = self.b.ins().ineg(dir);
-        let dir = self.b.ins().ireduce(I32, dir);
-        let moved = self.call_helper(helpers::step, 0, dir);
-        let moved = self.b.ins().ireduce(I32, moved);
+        let moved = self.walk(dir);
+        let moved = self.flag(moved);
         self.set(self.v.tos, moved);
         self.b.ins().jump(merge, &[]);
 
         self.b.switch_to_block(word);
         self.call_checks(at);
         self.drop_n(1);
-        let entry = self.b.ins().ireduce(I32, r);
-        self.enter(entry, at);
+        self.enter(r, at);
         self.b.ins().jump(merge, &[]);
 
         self.b.switch_to_block(merge);
@@ -1491,7 +1588,7 @@ impl<'a> Translator<'a> {
     /// A deferred word: the word in its slot, called.
     fn deferred(&mut self, slot: u32, at: Addr) {
         let slot = self.konst(slot as i32);
-        let r = self.call_helper(helpers::resolve, 0, slot);
+        let r = self.call_helper(helpers::deferred, 0, slot);
         let refused = self.cmp_imm(IntCC::Equal, r, REFUSE);
         self.guard(refused, at);
         self.call_checks(at);
@@ -1511,6 +1608,18 @@ impl<'a> Translator<'a> {
     /// code (a definition recompiled while it ran) is the interpreter's
     /// to report.
     fn exit(&mut self, at: Addr) {
+        if let Some((after, rp)) = self.inlined {
+            // Back into the caller: the frame's return address is `after`'s
+            // instruction, and its saved return depth is `rp`.
+            let fp = self.var(self.v.fp);
+            let fp1 = self.b.ins().iadd_imm_s(fp, -1);
+            self.set(self.v.fp, fp1);
+            self.set(self.v.rp, rp);
+            self.flush();
+            self.b.ins().jump(after, &[]);
+            self.closed = true;
+            return;
+        }
         let fp = self.var(self.v.fp);
         let fp1 = self.b.ins().iadd_imm_s(fp, -1);
         let frame = self.frame_slot(fp1);
@@ -1531,19 +1640,3 @@ impl<'a> Translator<'a> {
         self.closed = true;
     }
 }
-
-enum GenField {
-    Here,
-    From,
-}
-
-fn gen_offset(f: GenField) -> usize {
-    use crate::game::generate::Context;
-    use crate::game::Game;
-    offset_of!(Game, gen)
-        + match f {
-            GenField::Here => offset_of!(Context, here),
-            GenField::From => offset_of!(Context, from),
-        }
-}
-

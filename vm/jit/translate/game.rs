@@ -1,0 +1,204 @@
+//! The game layer's instructions in native code: reads of the board and
+//! of the generation context (`here`, `from`, the player), direction
+//! steps and `verify`, inline. Only `OnFriends?` (script) and positions
+//! off the board are left to the interpreter, by deoptimizing.
+
+use super::{trusted, Translator};
+use crate::game::generate::Context;
+use crate::game::{Game, PLAYER_MASK, PLAYER_NUMBER_MASK};
+use crate::jit::JitCtx;
+use crate::ops::{Addr, Op};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64, I8};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, Value};
+use std::mem::offset_of;
+
+pub(super) enum GenField {
+    Active,
+    Here,
+    From,
+    Player,
+}
+
+/// Where a field of the generation context sits in `Game`.
+pub(super) fn gen_offset(f: GenField) -> usize {
+    offset_of!(Game, gen)
+        + match f {
+            GenField::Active => offset_of!(Context, active),
+            GenField::Here => offset_of!(Context, here),
+            GenField::From => offset_of!(Context, from),
+            GenField::Player => offset_of!(Context, player),
+        }
+}
+
+impl Translator<'_> {
+    pub(super) fn game_op(&mut self, op: Op, at: Addr) {
+        use IntCC::*;
+        let tos_v = self.v.tos;
+        match op {
+            Op::GStep(dir) => {
+                self.room(1, at);
+                let dir = self.konst(dir as i32);
+                let moved = self.walk(dir);
+                let f = self.flag(moved);
+                self.push(f);
+            }
+            Op::GHere => self.push_checked(at, |s| s.gen_field(GenField::Here)),
+            Op::GFrom => self.push_checked(at, |s| s.gen_field(GenField::From)),
+            Op::GBack => {
+                let from = self.gen_field(GenField::From);
+                let g = self.game_ptr();
+                self.b.ins().store(trusted(), from, g, gen_offset(GenField::Here) as i32);
+            }
+            Op::GEmpty | Op::GNotEmpty => {
+                self.room(1, at);
+                let c = self.here_cell(at);
+                let cc = if op == Op::GEmpty { Equal } else { NotEqual };
+                let yes = self.cmp_imm(cc, c, 0);
+                let f = self.flag(yes);
+                self.push(f);
+            }
+            Op::GFriend | Op::GEnemy => {
+                self.room(1, at);
+                let yes = self.friend(op == Op::GEnemy, at);
+                let f = self.flag(yes);
+                self.push(f);
+            }
+            Op::GEmptyAt | Op::GPieceAt | Op::GPlayerAt => {
+                self.need(1, at);
+                let pos = self.var(tos_v);
+                let c = self.board_cell(pos, at);
+                let x = match op {
+                    Op::GEmptyAt => {
+                        let e = self.cmp_imm(Equal, c, 0);
+                        self.flag(e)
+                    }
+                    Op::GPieceAt => c,
+                    _ => self.b.ins().band_imm_s(c, PLAYER_MASK as i64),
+                };
+                self.set(tos_v, x);
+            }
+            Op::GVerify => {
+                self.need(1, at);
+                let x = self.var(tos_v);
+                let fails = self.cmp_imm(Equal, x, 0);
+                self.verify(fails, at);
+                self.drop_n(1);
+            }
+            Op::GStepVerify(dir) => {
+                let dir = self.konst(dir as i32);
+                let moved = self.walk(dir);
+                // No link: `here` did not move, so the state is as before.
+                let fails = self.cmp_imm(Equal, moved, 0);
+                self.verify(fails, at);
+            }
+            Op::GEmptyVerify | Op::GNotEmptyVerify => {
+                let c = self.here_cell(at);
+                let cc = if op == Op::GEmptyVerify { NotEqual } else { Equal };
+                let fails = self.cmp_imm(cc, c, 0);
+                self.verify(fails, at);
+            }
+            Op::GFriendVerify | Op::GEnemyVerify => {
+                let yes = self.friend(op == Op::GEnemyVerify, at);
+                let fails = self.cmp_imm(Equal, yes, 0);
+                self.verify(fails, at);
+            }
+            _ => unreachable!("not a game instruction: {op:?}"),
+        }
+    }
+
+    fn game_ptr(&mut self) -> Value {
+        self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32)
+    }
+
+    pub(super) fn gen_field(&mut self, f: GenField) -> Value {
+        let g = self.game_ptr();
+        self.b.ins().load(I32, trusted(), g, gen_offset(f) as i32)
+    }
+
+    /// `here`'s content, or a deoptimization.
+    fn here_cell(&mut self, at: Addr) -> Value {
+        let here = self.gen_field(GenField::Here);
+        self.board_cell(here, at)
+    }
+
+    /// The content of position `pos`; off the board (an error, or under
+    /// the tolerances an empty square with a warning) the interpreter's.
+    fn board_cell(&mut self, pos: Value, at: Addr) -> Value {
+        let g = self.game_ptr();
+        let positions = self.b.ins().load(I64, trusted(), g, offset_of!(Game, board.positions) as i32);
+        let cells = self.b.ins().load(I32, trusted(), g, offset_of!(Game, board.cells) as i32);
+        let wide = self.b.ins().uextend(I64, pos);
+        let off = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, wide, positions);
+        self.guard(off, at);
+        let scaled = self.b.ins().ishl_imm_s(pos, 2);
+        let addr = self.b.ins().iadd(cells, scaled);
+        self.fetch(addr, at)
+    }
+
+    /// `friend?` (or `enemy?`) at `here`, as the interpreter answers it
+    /// when the game has no `OnFriends?`: the owner there is (is not)
+    /// `current-player`. With `OnFriends?` the interpreter runs it.
+    fn friend(&mut self, enemy: bool, at: Addr) -> Value {
+        let g = self.game_ptr();
+        let scripted = self.b.ins().load(I8, trusted(), g, offset_of!(Game, events.has_friends) as i32);
+        self.guard(scripted, at);
+        let c = self.here_cell(at);
+        let owner = self.b.ins().band_imm_s(c, PLAYER_MASK as i64);
+        let player = self.gen_field(GenField::Player);
+        if enemy {
+            let foe = self.b.ins().icmp(IntCC::NotEqual, owner, player);
+            let piece = self.cmp_imm(IntCC::NotEqual, c, 0);
+            self.b.ins().band(foe, piece)
+        } else {
+            self.b.ins().icmp(IntCC::Equal, owner, player)
+        }
+    }
+
+    /// A step of `here` along direction `dir` as the player to move sees
+    /// it (`Board::step`): `here` moves when there is a link. Answers
+    /// whether it moved (I8).
+    pub(super) fn walk(&mut self, dir: Value) -> Value {
+        let g = self.game_ptr();
+        let player = self.gen_field(GenField::Player);
+        // `player_index`, then the shared block for players beyond the
+        // symmetries.
+        let number = self.b.ins().band_imm_s(player, PLAYER_NUMBER_MASK as i64);
+        let number = self.b.ins().ushr_imm_s(number, 11);
+        let index = self.b.ins().iadd_imm_s(number, -1);
+        let zero = self.konst(0);
+        let index = self.b.ins().smax(index, zero);
+        let last = self.b.ins().load(I32, trusted(), self.ctx, offset_of!(JitCtx, walk_last) as i32);
+        let index = self.b.ins().umin(index, last);
+        let stride = self.b.ins().load(I32, trusted(), self.ctx, offset_of!(JitCtx, walk_stride) as i32);
+        let here = self.b.ins().load(I32, trusted(), g, gen_offset(GenField::Here) as i32);
+        let positions = self.b.ins().load(I64, trusted(), g, offset_of!(Game, board.positions) as i32);
+        let wide = |s: &mut Self, x: Value| s.b.ins().uextend(I64, x);
+        let (index, stride, dir, here64) = (wide(self, index), wide(self, stride), wide(self, dir), wide(self, here));
+        let on_board = self.b.ins().icmp(IntCC::UnsignedLessThan, here64, positions);
+        let block = self.b.ins().imul(index, stride);
+        let row = self.b.ins().imul(dir, positions);
+        let i = self.b.ins().iadd(block, row);
+        let i = self.b.ins().iadd(i, here64);
+        let len = self.b.ins().load(I64, trusted(), self.ctx, offset_of!(JitCtx, walk_len) as i32);
+        let in_table = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+        let ok = self.b.ins().band(on_board, in_table);
+        let read = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(join, I32);
+        let none = self.konst(-1);
+        self.b.ins().brif(ok, read, &[], join, &[BlockArg::Value(none)]);
+        self.b.switch_to_block(read);
+        let table = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, walk) as i32);
+        let off = self.b.ins().ishl_imm_s(i, 2);
+        let p = self.b.ins().iadd(table, off);
+        let to = self.b.ins().load(I32, trusted(), p, 0);
+        self.b.ins().jump(join, &[BlockArg::Value(to)]);
+        self.b.switch_to_block(join);
+        let to = self.b.block_params(join)[0];
+        let moved = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, to, 0);
+        let next = self.b.ins().select(moved, to, here);
+        self.b.ins().store(trusted(), next, g, gen_offset(GenField::Here) as i32);
+        moved
+    }
+}
