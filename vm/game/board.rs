@@ -119,7 +119,11 @@ impl Board {
         for p in 0..=self.symmetry.len() {
             for e in 0..n {
                 if self.resolve(p, e as u32) == dir {
-                    self.walk[(p * n + e) * self.positions + from as usize] = to;
+                    // Positions added after the directions leave the table
+                    // short: the next rebuild covers them.
+                    if let Some(slot) = self.walk.get_mut((p * n + e) * self.positions + from as usize) {
+                        *slot = to;
+                    }
                 }
             }
         }
