@@ -106,7 +106,7 @@ impl Vm {
             for &a in args {
                 self.push(a)?;
             }
-            self.execute(xt)?;
+            self.execute_hot(xt)?;
             if self.depth() != results {
                 let kind = ErrorKind::Game(format!(
                     "`{name}` left {} cell(s) on the stack, where it should leave {results}{}",
@@ -255,7 +255,7 @@ impl Vm {
             };
             match action {
                 Action::Lit(n) => self.push(n)?,
-                Action::Call(xt) => self.execute(xt)?,
+                Action::Call(xt) => self.execute_hot(xt)?,
                 edit => self.apply_edit(edit)?,
             }
         }

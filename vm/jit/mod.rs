@@ -287,6 +287,20 @@ impl Vm {
         self.jit.error.take().unwrap_or_else(|| VmError::new(ErrorKind::ControlFlow("native code failed without an error".into())))
     }
 
+    /// `execute` for script the host runs again and again (an event at
+    /// every node, a word a move runs when played): the call counts as a
+    /// native caller's would, so `auto` compiles the word once it is hot
+    /// instead of interpreting it at every node.
+    pub fn execute_hot(&mut self, xt: u32) -> crate::error::VmResult<()> {
+        if self.jit.mode == JitMode::Auto {
+            if let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) {
+                self.jit_cover_code();
+                let _ = self.jit_native(entry, true);
+            }
+        }
+        self.execute(xt)
+    }
+
     /// Runs move word `xt` for the generator as `execute` would, when it
     /// has native code: counted as a call from native code (so `auto`
     /// compiles a move word the generator calls often), and entered
