@@ -9,7 +9,7 @@ use axforth::{Config, Vm};
 use proptest::prelude::*;
 
 mod common;
-use common::programs::{block, BUF_CELLS};
+use common::programs::{balanced, block, BUF_CELLS};
 use common::proptest_config;
 
 fn new_vm(jit: JitMode, max_steps: u64) -> Vm {
@@ -36,10 +36,12 @@ struct Outcome {
     output: String,
 }
 
-/// Runs `text` and then reads everything a difference could show in.
-fn run(jit: JitMode, max_steps: u64, text: &str) -> (Outcome, u32) {
+/// Runs `text` and then reads everything a difference could show in;
+/// also answers how many definitions were compiled, and how many of those
+/// with a fixed stack shape.
+fn run(jit: JitMode, max_steps: u64, text: &str) -> (Outcome, (u32, u32)) {
     let mut vm = new_vm(jit, max_steps);
-    let before = vm.jit_counts().0;
+    let (compiled, fixed, _) = vm.jit_counts();
     let result = vm.run_text("t", text.as_bytes()).map_err(|e| e.to_string());
     let stack = vm.stack();
     // Read from Rust: a program may have stored over BASE.
@@ -47,12 +49,13 @@ fn run(jit: JitMode, max_steps: u64, text: &str) -> (Outcome, u32) {
     let cells = (0..16).step_by(4).chain((0..(BUF_CELLS + 2) * 4).step_by(4).map(|i| buf + i));
     let memory = cells.map(|a| vm.mem.fetch(a).expect("a cell in range")).collect();
     let output = String::from_utf8_lossy(&vm.take_output()).into_owned();
-    (Outcome { result, stack, memory, output }, vm.jit_counts().0 - before)
+    let (compiled_now, fixed_now, _) = vm.jit_counts();
+    (Outcome { result, stack, memory, output }, (compiled_now - compiled, fixed_now - fixed))
 }
 
 /// Both engines on the same program: the outcomes, and how many
 /// definitions the native run compiled.
-fn both(max_steps: u64, text: &str) -> (Outcome, Outcome, u32) {
+fn both(max_steps: u64, text: &str) -> (Outcome, Outcome, (u32, u32)) {
     let (interpreted, _) = run(JitMode::Off, max_steps, text);
     let (native, compiled) = run(JitMode::All, max_steps, text);
     (interpreted, native, compiled)
@@ -70,7 +73,7 @@ proptest! {
     #[test]
     fn native_code_does_what_the_interpreter_does(body in block(2, false)) {
         let text = program(&body);
-        let (interpreted, native, compiled) = both(20_000, &text);
+        let (interpreted, native, (compiled, _)) = both(20_000, &text);
         prop_assert!(compiled >= 1, "nothing was compiled for {}", text);
         prop_assert_eq!(interpreted, native, "\n  program: {}", text);
     }
@@ -82,6 +85,17 @@ proptest! {
         let (interpreted, native, _) = both(budget, &text);
         prop_assert_eq!(interpreted, native, "\n  program: {}\n  budget: {}", text, budget);
     }
+
+    /// Definitions with a fixed stack shape (checked once at entry, cells
+    /// kept in registers across branches and loops), calling each other
+    /// (`TL` loops, so it is called rather than translated in place).
+    #[test]
+    fn fixed_shapes_do_what_the_interpreter_does(body in balanced(2, 0), budget in prop_oneof![1u64..300, Just(50_000u64)]) {
+        let text = format!(": T {body} ;\n: TL {body} 1 0 DO LOOP ;\n: U T DUP . TL DUP 5 > IF EXIT THEN 3 0 DO DUP 1 AND IF TL ELSE 1+ THEN T LOOP ;\n: W 0 SWAP U DROP ;\n1 2 3 W U");
+        let (interpreted, native, (compiled, fixed)) = both(budget, &text);
+        prop_assert_eq!(&interpreted, &native, "\n  program: {}\n  budget: {}", text, budget);
+        prop_assert!(compiled >= 1 && fixed == compiled, "{} of {} with a fixed shape in {}", fixed, compiled, text);
+    }
 }
 
 #[test]
@@ -92,7 +106,7 @@ fn errors_deep_in_native_code_keep_their_place_and_backtrace() {
     let long = "1 V +! ".repeat(60);
     for (inner_body, at_least) in [("", 1), (long.as_str(), 2)] {
         let text = format!(": INNER ( n -- ) {inner_body} 0 DO I 3 = IF 1 0 / THEN LOOP ;\n: MIDDLE 10 INNER ;\n: OUTER 5 0 DO MIDDLE LOOP ;\nOUTER");
-        let (interpreted, native, compiled) = both(1_000_000, &text);
+        let (interpreted, native, (compiled, _)) = both(1_000_000, &text);
         assert!(compiled >= at_least, "compiled {compiled}");
         assert_eq!(interpreted, native);
         let message = native.result.unwrap_err();
@@ -147,7 +161,7 @@ fn off_compiles_nothing_and_auto_compiles_loops_at_once() {
     let (_, off) = run(JitMode::Off, 100_000, text);
     let (_, auto) = run(JitMode::Auto, 100_000, text);
     let (_, all) = run(JitMode::All, 100_000, text);
-    assert_eq!(off, 0);
-    assert_eq!(auto, 1, "SUM loops; TWICE, called once, stays interpreted");
-    assert!(all >= 2, "{all}");
+    assert_eq!(off.0, 0);
+    assert_eq!(auto.0, 1, "SUM loops; TWICE, called once, stays interpreted");
+    assert!(all.0 >= 2, "{all:?}");
 }

@@ -50,3 +50,42 @@ pub fn block(depth: u32, in_loop: bool) -> BoxedStrategy<String> {
     proptest::collection::vec(piece, 1..6).prop_map(|v| v.join(" ")).boxed()
 }
 
+
+/// Pieces that leave the depth as they found it (needing at most three
+/// cells), so definitions made of them have a fixed stack shape.
+pub const BALANCED_ATOMS: &[&str] = &[
+    "1+", "1-", "SWAP", "ROT", "-ROT", "OVER +", "OVER -", "DUP *", "2 *", "NEGATE", "3 AND", "DUP DROP", "V @ +",
+    "DUP V !", "V ++", "15 AND CELLS BUF + @", "7 AND BUF + C@", "DUP DUP 15 AND CELLS BUF + !", "DUP OVER 7 AND BUF + C!",
+    "5 +", "4 MOD", "3 /", "0 /", "0=", "2DUP + NIP", "TUCK DROP", "1 2 2DROP", "2DUP SWAP 2DROP", "DUP >R R> +",
+    "DEPTH +", "0 V +!", "9 =", "2 <",
+];
+
+/// Balanced pieces inside a DO loop.
+pub const BALANCED_LOOP_ATOMS: &[&str] = &["I +", "I CELLS BUF + @ +", "DUP I 15 AND CELLS BUF + !", "I 2 + -", "BUF I + C@ XOR", "J +"];
+
+/// A block that leaves the depth as it found it: branches and loops whose
+/// bodies are balanced too.
+pub fn balanced(depth: u32, loops: u32) -> BoxedStrategy<String> {
+    let atoms: Vec<&'static str> = match loops {
+        0 => BALANCED_ATOMS.to_vec(),
+        1 => BALANCED_ATOMS.iter().chain(&BALANCED_LOOP_ATOMS[..5]).copied().collect(),
+        _ => BALANCED_ATOMS.iter().chain(BALANCED_LOOP_ATOMS).copied().collect(),
+    };
+    let atom = select(atoms).prop_map(str::to_string);
+    if depth == 0 {
+        return proptest::collection::vec(atom, 1..6).prop_map(|v| v.join(" ")).boxed();
+    }
+    let inner = balanced(depth - 1, loops);
+    let inner_loop = balanced(depth - 1, loops + 1);
+    let piece = prop_oneof![
+        5 => atom,
+        1 => inner.clone().prop_map(|b| format!("DUP 0< IF {b} THEN")),
+        1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("DUP 3 AND IF {a} ELSE {b} THEN")),
+        1 => inner.clone().prop_map(|b| format!("DUP 2 < IF {b} THEN")),
+        1 => (1..5i32, inner_loop.clone()).prop_map(|(n, b)| format!("{n} 0 DO {b} LOOP")),
+        1 => (1..4i32, inner_loop).prop_map(|(n, b)| format!("{n} 0 ?DO {b} DUP 7 AND 5 = IF LEAVE THEN LOOP")),
+        1 => inner.clone().prop_map(|b| format!("3 BEGIN DUP 0> WHILE >R {b} R> 1- REPEAT DROP")),
+        1 => inner.prop_map(|b| format!(">R {b} R>")),
+    ];
+    proptest::collection::vec(piece, 1..5).prop_map(|v| v.join(" ")).boxed()
+}

@@ -18,6 +18,7 @@
 //! interpreter carries on from the call frames in `Vm`.
 
 mod helpers;
+mod shape;
 mod translate;
 
 use crate::error::{ErrorKind, VmError};
@@ -132,6 +133,8 @@ pub struct Jit {
     /// Where a syncing helper deoptimized.
     pub(crate) resume: Addr,
     pub compiled: u32,
+    /// Of those, definitions with a fixed stack shape.
+    pub fixed: u32,
     pub refused: u32,
     /// Entries from the interpreter, and how many ended in a deopt.
     pub entries: u64,
@@ -166,7 +169,7 @@ impl Jit {
             walk_last: 0,
             walk_stride: 0,
         }));
-        Jit { mode, module: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, refused: 0, entries: 0, deopts: 0 }
+        Jit { mode, module: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0 }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -187,7 +190,7 @@ impl Jit {
 impl Drop for Jit {
     fn drop(&mut self) {
         if std::env::var_os("AXFORTH_JIT_STATS").is_some() && self.entries > 0 {
-            eprintln!("jit: {} compiled, {} refused, {} entries, {} deopts", self.compiled, self.refused, self.entries, self.deopts);
+            eprintln!("jit: {} compiled ({} with a fixed shape), {} refused, {} entries, {} deopts", self.compiled, self.fixed, self.refused, self.entries, self.deopts);
         }
         // SAFETY: the context was made by `Box::into_raw` in `new` and
         // native code only runs while the VM (and so this) is alive.
@@ -407,11 +410,14 @@ impl Vm {
     fn jit_compile(&mut self, entry: Addr) -> Option<NativeFn> {
         let (dict, code) = (&self.dict, &self.code);
         let ops_of = |entry: Addr| definition(dict, entry).map(|w| (w.entry..w.end).map(|a| code.op(a)).collect::<Vec<_>>());
+        let hosts = &self.hosts;
+        let host_effect = |id: u32| hosts.get(id as usize).filter(|h| !h.immediate && !h.compile_only).and_then(|h| shape::parse_effect(h.effect));
         let ops = ops_of(entry)?;
         let module = self.jit.module()?;
-        match translate::compile(module, entry, &ops, &ops_of) {
-            Some(f) => {
+        match translate::compile(module, entry, &ops, &ops_of, &host_effect) {
+            Some((f, fixed)) => {
                 self.jit.compiled += 1;
+                self.jit.fixed += fixed as u32;
                 Some(f)
             }
             None => {
@@ -474,7 +480,9 @@ impl Vm {
     }
 
     /// How many definitions have native code, and how many were refused.
-    pub fn jit_counts(&self) -> (u32, u32) {
-        (self.jit.compiled, self.jit.refused)
+    /// How many definitions have native code, how many of those have a
+    /// fixed stack shape, and how many were refused.
+    pub fn jit_counts(&self) -> (u32, u32, u32) {
+        (self.jit.compiled, self.jit.fixed, self.jit.refused)
     }
 }

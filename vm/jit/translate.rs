@@ -1,16 +1,24 @@
 //! One colon definition's `Op`s into Cranelift IR, then machine code.
 //!
 //! The machine state (`tos`, depth, return-stack depth, frame count, step
-//! budget) lives in SSA variables; stack cells stay in the VM's stacks, so
-//! the state is the interpreter's at every instruction boundary. Each
-//! instruction first makes every check the interpreter makes and
-//! deoptimizes (to that instruction, state untouched) when one fails; only
-//! then does it change anything. Calls to words with native code are
-//! native calls; everything else goes through `helpers.rs`.
+//! budget) lives in SSA variables. Each instruction first makes every
+//! check the interpreter makes and deoptimizes (to that instruction, state
+//! untouched) when one fails; only then does it change anything. Calls to
+//! words with native code are native calls; everything else goes through
+//! `helpers.rs`.
+//!
+//! Stack cells live in the VM's stacks, with copies in variables
+//! (`Held`): within straight-line code, or, in a definition with a fixed
+//! shape (`shape.rs`), across the whole function, loop indices included.
+//! There the stack checks are made once, at entry, and the cells reach
+//! memory only where other code reads the stacks: a call, a host word, a
+//! deoptimization, EXIT.
 
 mod game;
 
 use super::helpers::{self, Helper, REFUSE};
+use super::shape::{Shape, Shapes};
+pub(super) use super::shape::{Definitions, HostEffects};
 use game::{gen_offset, GenField};
 use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
 use crate::ops::{Addr, Op};
@@ -22,9 +30,6 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
 use std::mem::offset_of;
-
-/// The instructions of the finished colon definition at an entry.
-pub(super) type Definitions<'a> = &'a dyn Fn(Addr) -> Option<Vec<Op>>;
 
 /// Whether a definition can be translated: it stays inside itself (the
 /// last instruction returns, and every jump lands inside).
@@ -42,8 +47,9 @@ const INLINE_DEPTH: usize = 4;
 
 /// Compiles the definition whose instructions `ops` start at `start`
 /// (`definitions` gives those of its callees, to inline short ones);
-/// `None` when it cannot be (the interpreter keeps running it).
-pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions) -> Option<NativeFn> {
+/// `None` when it cannot be (the interpreter keeps running it); also says
+/// whether the definition has a fixed stack shape.
+pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects) -> Option<(NativeFn, bool)> {
     if !self_contained(start, ops) {
         return None;
     }
@@ -56,6 +62,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     helper_sig.returns.push(AbiParam::new(I64));
 
     let id = module.declare_anonymous_function(&sig).ok()?;
+    let fixed;
     let mut ctx = module.make_context();
     ctx.func.signature = sig.clone();
     let mut fctx = FunctionBuilderContext::new();
@@ -64,9 +71,10 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         let itself = module.declare_func_in_func(id, b.func);
         let native_sig = b.import_signature(sig);
         let helper_sig = b.import_signature(helper_sig);
-        let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops, definitions);
+        let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops, Shapes::new(definitions, hosts));
         t.itself = Some(itself);
         t.body();
+        fixed = t.fixed;
         t.b.seal_all_blocks();
         t.b.finalize(module.target_config());
     }
@@ -86,7 +94,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     let code = module.get_finalized_function(id);
     // SAFETY: the function was built with `sig`, which is `NativeFn`'s.
     let f = unsafe { std::mem::transmute::<*const u8, NativeFn>(code) };
-    (f as usize >= COUNT_LIMIT).then_some(f)
+    (f as usize >= COUNT_LIMIT).then_some((f, fixed))
 }
 
 struct Vars {
@@ -107,7 +115,21 @@ struct Translator<'a> {
     ptr: Type,
     native_sig: SigRef,
     helper_sig: SigRef,
-    definitions: Definitions<'a>,
+    shapes: Shapes<'a>,
+    /// The function has a fixed shape: depths are `d0 + dk`, `r0 + rk`.
+    fixed: bool,
+    /// The shape of the body being translated (in a fixed function), and
+    /// the depths where it began.
+    shape: Option<std::rc::Rc<Shape>>,
+    dbase: i32,
+    rbase: i32,
+    d0: Value,
+    r0: Value,
+    rk: i32,
+    /// By block, the cells held on entry (fixed functions).
+    held_at: std::collections::HashMap<Block, (Held, Held)>,
+    dvars: std::collections::HashMap<i32, Variable>,
+    rvars: std::collections::HashMap<i32, Variable>,
     /// The body being translated: the function's definition, or a callee
     /// inlined into it.
     start: Addr,
@@ -137,15 +159,31 @@ struct Translator<'a> {
     /// cells, room for `known_room` more (checks already made).
     known_d: u32,
     known_room: u32,
-    /// Data stack cells whose values are known (they are in memory too):
-    /// by index relative to the depth where the stretch began, `dk` now.
-    cells: std::collections::HashMap<i32, Value>,
-    /// Of those, the ones not stored yet: stored before anything that
-    /// reads the stack in memory (a block boundary, a call, a helper, a
-    /// deoptimization).
-    dirty: std::collections::BTreeMap<i32, Value>,
+    /// Data stack cells held in variables, by index relative to the
+    /// depth where the function (fixed) or the block began; `dk` now.
+    cells: Held,
+    /// Return stack cells held (fixed functions only), relative to `r0`.
+    rcells: Held,
     dk: i32,
     known_r: u32,
+}
+
+/// Which stack cells a variable holds (`live`), and which of those are not
+/// stored yet (`dirty`): stored before anything reads the stack in memory
+/// (a call, a helper, a deoptimization, a block boundary in an unfixed
+/// function).
+#[derive(Clone, Default, PartialEq)]
+struct Held {
+    live: std::collections::BTreeSet<i32>,
+    dirty: std::collections::BTreeSet<i32>,
+}
+
+impl Held {
+    /// Cells at or above `top` are gone.
+    fn cut(&mut self, top: i32) {
+        let _ = self.live.split_off(&top);
+        let _ = self.dirty.split_off(&top);
+    }
 }
 
 /// A block for each instruction of a body that starts one (jump targets
@@ -178,7 +216,7 @@ fn data() -> MemFlagsData {
 }
 
 impl<'a> Translator<'a> {
-    fn new(mut b: FunctionBuilder<'a>, ptr: Type, native_sig: SigRef, helper_sig: SigRef, start: Addr, ops: &[Op], definitions: Definitions<'a>) -> Self {
+    fn new(mut b: FunctionBuilder<'a>, ptr: Type, native_sig: SigRef, helper_sig: SigRef, start: Addr, ops: &[Op], mut shapes: Shapes<'a>) -> Self {
         let v = Vars {
             tos: b.declare_var(I32),
             d: b.declare_var(I32),
@@ -206,23 +244,37 @@ impl<'a> Translator<'a> {
         b.set_cold_block(verify_failed);
         let propagate = b.create_block();
         b.append_block_param(propagate, I32);
+        let shape = shapes.of(start, ops);
         let mut t = Translator {
             b,
             ptr,
             native_sig,
             helper_sig,
-            definitions,
+            shapes,
+            fixed: shape.is_some(),
+            shape,
+            dbase: 0,
+            rbase: 0,
+            d0: max_d,
+            r0: max_r,
+            rk: 0,
+            held_at: Default::default(),
+            dvars: Default::default(),
+            rvars: Default::default(),
             start,
             ops: ops.to_vec(),
             inlined: None,
             inline_stack: vec![start],
             inline_budget: INLINE_BUDGET,
             itself: None,
-            ctx, max_d, max_r, v, leaders, deopt, verify_failed, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), dirty: Default::default(), dk: 0, known_r: 0 };
+            ctx, max_d, max_r, v, leaders, deopt, verify_failed, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
         t.load_scalars();
+        if let Some(shape) = t.shape.clone() {
+            t.entry_checks(&shape, start);
+        }
         let first = t.block_at(start);
-        t.b.ins().jump(first, &[]);
+        t.goto(first);
         t.closed = true;
         t.exits();
         t
@@ -270,22 +322,93 @@ impl<'a> Translator<'a> {
     }
 
     /// Nothing is known about the stack any more (a block boundary, or
-    /// code that ran elsewhere).
+    /// code that ran elsewhere); a fixed function still knows its depths.
     fn forget(&mut self) {
-        debug_assert!(self.dirty.is_empty());
-        self.known_r = 0;
-        self.known_d = 0;
-        self.known_room = 0;
-        self.cells.clear();
-        self.dk = 0;
+        debug_assert!(self.cells.dirty.is_empty() && self.rcells.dirty.is_empty());
+        self.cells.live.clear();
+        self.rcells.live.clear();
+        if !self.fixed {
+            self.known_r = 0;
+            self.known_d = 0;
+            self.known_room = 0;
+            self.dk = 0;
+        }
+    }
+
+    /// The stack checks of a fixed function, all at entry: when one fails
+    /// the interpreter runs the definition (and reports what it finds).
+    fn entry_checks(&mut self, shape: &Shape, at: Addr) {
+        use IntCC::*;
+        let e = shape.effect;
+        self.d0 = self.var(self.v.d);
+        self.r0 = self.var(self.v.rp);
+        let (d, r) = (self.d0, self.r0);
+        let short = self.b.ins().icmp_imm_s(UnsignedLessThan, d, e.need.max(0) as i64);
+        let top = self.b.ins().iadd_imm_s(d, e.grow.max(0) as i64);
+        let full = self.b.ins().icmp(UnsignedGreaterThan, top, self.max_d);
+        let rshort = self.b.ins().icmp_imm_s(UnsignedLessThan, r, e.rneed.max(0) as i64);
+        let rtop = self.b.ins().iadd_imm_s(r, e.rgrow.max(0) as i64);
+        let rfull = self.b.ins().icmp(UnsignedGreaterThan, rtop, self.max_r);
+        let a = self.b.ins().bor(short, full);
+        let b = self.b.ins().bor(rshort, rfull);
+        let bad = self.b.ins().bor(a, b);
+        self.guard(bad, at);
+    }
+
+    fn depth(&mut self) -> Value {
+        if self.fixed {
+            self.b.ins().iadd_imm_s(self.d0, self.dk as i64)
+        } else {
+            self.var(self.v.d)
+        }
+    }
+
+    fn rdepth(&mut self) -> Value {
+        if self.fixed {
+            self.b.ins().iadd_imm_s(self.r0, self.rk as i64)
+        } else {
+            self.var(self.v.rp)
+        }
+    }
+
+    /// In a fixed function the depth variables are set only on the way
+    /// out (a guard, a call, EXIT), where the exits store them.
+    fn materialize(&mut self) {
+        if self.fixed {
+            let d = self.depth();
+            self.set(self.v.d, d);
+            let r = self.rdepth();
+            self.set(self.v.rp, r);
+        }
     }
 
     fn store_state(&mut self) {
         self.flush();
+        self.materialize();
+        self.store_scalars();
+    }
+
+    fn store_scalars(&mut self) {
         for (var, _, off) in self.scalars() {
             let x = self.b.use_var(var);
             self.b.ins().store(trusted(), x, self.ctx, off as i32);
         }
+    }
+
+    /// After a call or a host word in a fixed function: the depths must be
+    /// what the shape says, else the interpreter goes on from `next`.
+    fn resync(&mut self, delta: i32, next: Addr) {
+        if !self.fixed {
+            return;
+        }
+        self.dk += delta;
+        let (d, r) = (self.var(self.v.d), self.var(self.v.rp));
+        let want_d = self.depth();
+        let want_r = self.rdepth();
+        let bad_d = self.b.ins().icmp(IntCC::NotEqual, d, want_d);
+        let bad_r = self.b.ins().icmp(IntCC::NotEqual, r, want_r);
+        let bad = self.b.ins().bor(bad_d, bad_r);
+        self.leave_if(self.deopt, bad, next);
     }
 
     /// The two shared exits: deoptimize at an address, and pass a callee's
@@ -293,7 +416,7 @@ impl<'a> Translator<'a> {
     fn exits(&mut self) {
         self.b.switch_to_block(self.deopt);
         let at = self.b.block_params(self.deopt)[0];
-        self.store_state();
+        self.store_scalars();
         self.b.ins().store(trusted(), at, self.ctx, offset_of!(JitCtx, ip) as i32);
         let s = self.b.ins().iconst(I32, DEOPT as i64);
         self.b.ins().return_(&[s]);
@@ -307,7 +430,7 @@ impl<'a> Translator<'a> {
         let ends = self.b.create_block();
         self.b.ins().brif(active, ends, &[], self.deopt, &[BlockArg::Value(at)]);
         self.b.switch_to_block(ends);
-        self.store_state();
+        self.store_scalars();
         let s = self.b.ins().iconst(I32, VERIFY as i64);
         self.b.ins().return_(&[s]);
 
@@ -342,9 +465,15 @@ impl<'a> Translator<'a> {
 
     /// Leaves for `exit` (a block whose param is an address) when `bad`.
     fn guard_to(&mut self, exit: Block, bad: Value, at: Addr) {
+        self.materialize();
+        self.leave_if(exit, bad, at);
+    }
+
+    /// `guard_to` with the depth variables as they are.
+    fn leave_if(&mut self, exit: Block, bad: Value, at: Addr) {
         let ok = self.b.create_block();
         let at = self.konst(at as i32);
-        if self.dirty.is_empty() {
+        if self.cells.dirty.is_empty() && self.rcells.dirty.is_empty() {
             self.b.ins().brif(bad, exit, &[BlockArg::Value(at)], ok, &[]);
         } else {
             // The cells not stored yet go to memory on the way out.
@@ -360,24 +489,169 @@ impl<'a> Translator<'a> {
 
     /// Stores the dirty cells (they stay dirty on this path).
     fn emit_flush(&mut self) {
-        let dirty: Vec<(i32, Value)> = self.dirty.iter().map(|(&k, &v)| (k, v)).collect();
-        for (key, x) in dirty {
-            let d = self.var(self.v.d);
-            let i = self.b.ins().iadd_imm_s(d, (key - self.dk) as i64);
-            let p = self.slot(self.v.ds, i);
-            self.b.ins().store(trusted(), x, p, 0);
+        for r in [false, true] {
+            let dirty: Vec<i32> = self.held(r).dirty.iter().copied().collect();
+            for key in dirty {
+                self.store_cell(r, key);
+            }
         }
+    }
+
+    fn store_cell(&mut self, r: bool, key: i32) {
+        let var = self.cell_var(r, key);
+        let x = self.b.use_var(var);
+        let p = self.key_slot(r, key);
+        self.b.ins().store(trusted(), x, p, 0);
     }
 
     /// Stores the dirty cells: memory is the truth again.
     fn flush(&mut self) {
         self.emit_flush();
-        self.dirty.clear();
+        self.cells.dirty.clear();
+        self.rcells.dirty.clear();
+    }
+
+    fn held(&mut self, r: bool) -> &mut Held {
+        if r {
+            &mut self.rcells
+        } else {
+            &mut self.cells
+        }
+    }
+
+    fn cell_var(&mut self, r: bool, key: i32) -> Variable {
+        let vars = if r { &self.rvars } else { &self.dvars };
+        if let Some(&v) = vars.get(&key) {
+            return v;
+        }
+        let v = self.b.declare_var(I32);
+        if r { &mut self.rvars } else { &mut self.dvars }.insert(key, v);
+        v
+    }
+
+    /// Where the cell `key` is: relative to the entry depths in a fixed
+    /// function, else to the depth where the block began.
+    fn key_slot(&mut self, r: bool, key: i32) -> Value {
+        let (base, i) = if r {
+            (self.v.rs, self.b.ins().iadd_imm_s(self.r0, key as i64))
+        } else if self.fixed {
+            (self.v.ds, self.b.ins().iadd_imm_s(self.d0, key as i64))
+        } else {
+            let d = self.var(self.v.d);
+            (self.v.ds, self.b.ins().iadd_imm_s(d, (key - self.dk) as i64))
+        };
+        self.slot(base, i)
+    }
+
+    fn read_cell(&mut self, r: bool, key: i32) -> Value {
+        let var = self.cell_var(r, key);
+        if self.held(r).live.contains(&key) {
+            return self.b.use_var(var);
+        }
+        self.load_cell(r, key)
+    }
+
+    fn load_cell(&mut self, r: bool, key: i32) -> Value {
+        let var = self.cell_var(r, key);
+        let p = self.key_slot(r, key);
+        let x = self.b.ins().load(I32, trusted(), p, 0);
+        self.b.def_var(var, x);
+        self.held(r).live.insert(key);
+        x
+    }
+
+    fn write_cell(&mut self, r: bool, key: i32, x: Value) {
+        let var = self.cell_var(r, key);
+        self.b.def_var(var, x);
+        let held = self.held(r);
+        held.live.insert(key);
+        held.dirty.insert(key);
+    }
+
+    // ---- edges -------------------------------------------------------
+
+    /// Ends the block with a jump to `target`.
+    fn goto(&mut self, target: Block) {
+        self.conform(target);
+        self.b.ins().jump(target, &[]);
+    }
+
+    /// Makes the held cells what `target` expects on entry (the first
+    /// edge to reach it decides); an unfixed function stores them all.
+    fn conform(&mut self, target: Block) {
+        if !self.fixed {
+            self.flush();
+            return;
+        }
+        let Some((d, r)) = self.held_at.get(&target).cloned() else {
+            self.held_at.insert(target, (self.cells.clone(), self.rcells.clone()));
+            return;
+        };
+        for (rr, want) in [(false, d), (true, r)] {
+            let have = self.held(rr).clone();
+            for &key in have.dirty.difference(&want.dirty) {
+                self.store_cell(rr, key);
+            }
+            for &key in want.live.difference(&have.live) {
+                self.load_cell(rr, key);
+            }
+            *self.held(rr) = have;
+        }
+    }
+
+    /// Whether reaching `target` takes code (stores or loads).
+    fn needs_code(&self, target: Block) -> bool {
+        let Some((d, r)) = self.held_at.get(&target) else { return false };
+        [(&self.cells, d), (&self.rcells, r)].iter().any(|(have, want)| !have.dirty.is_subset(&want.dirty) || !want.live.is_subset(&have.live))
+    }
+
+    /// `brif cond yes no`, conforming on each edge.
+    fn branch_to(&mut self, cond: Value, yes: Block, no: Block) {
+        if !self.fixed {
+            self.flush();
+            self.b.ins().brif(cond, yes, &[], no, &[]);
+            return;
+        }
+        let edges = [yes, no].map(|t| (t, self.needs_code(t).then(|| self.b.create_block())));
+        for (t, e) in edges {
+            if e.is_none() {
+                self.conform(t);
+            }
+        }
+        let [y, n] = edges.map(|(t, e)| e.unwrap_or(t));
+        self.b.ins().brif(cond, y, &[], n, &[]);
+        for (t, e) in edges {
+            if let Some(e) = e {
+                self.b.switch_to_block(e);
+                self.goto(t);
+            }
+        }
+    }
+
+    /// Starts translating `block`, which begins at instruction `i`.
+    fn start_block(&mut self, block: Block, i: usize) {
+        self.b.switch_to_block(block);
+        if self.fixed {
+            if let Some((d, r)) = self.shape_at(i) {
+                self.dk = self.dbase + d;
+                self.rk = self.rbase + r;
+            }
+            let (d, r) = self.held_at.entry(block).or_default().clone();
+            self.cells = d;
+            self.rcells = r;
+        } else {
+            self.forget();
+        }
+    }
+
+    /// The depths at instruction `i` of the body, by the shape.
+    fn shape_at(&self, i: usize) -> Option<(i32, i32)> {
+        self.shape.as_ref().and_then(|s| s.at[i])
     }
 
     /// The interpreter's `need!`: at least `n` cells.
     fn need(&mut self, n: u32, at: Addr) {
-        if n > self.known_d {
+        if n > self.known_d && !self.fixed {
             self.known_d = n;
             let d = self.var(self.v.d);
             let bad = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, d, n as i64);
@@ -387,7 +661,7 @@ impl<'a> Translator<'a> {
 
     /// Room for `n` more cells.
     fn room(&mut self, n: u32, at: Addr) {
-        if n <= self.known_room {
+        if n <= self.known_room || self.fixed {
             return;
         }
         self.known_room = n;
@@ -398,7 +672,7 @@ impl<'a> Translator<'a> {
     }
 
     fn rneed(&mut self, n: u32, at: Addr) {
-        if n <= self.known_r {
+        if n <= self.known_r || self.fixed {
             return;
         }
         self.known_r = n;
@@ -408,6 +682,9 @@ impl<'a> Translator<'a> {
     }
 
     fn rroom(&mut self, n: u32, at: Addr) {
+        if self.fixed {
+            return;
+        }
         let rp = self.var(self.v.rp);
         let after = self.b.ins().iadd_imm_s(rp, n as i64);
         let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.max_r);
@@ -426,32 +703,25 @@ impl<'a> Translator<'a> {
 
     /// Data stack cell `d - k`.
     fn below(&mut self, k: i64) -> Value {
-        let key = self.dk - k as i32;
-        if let Some(&x) = self.cells.get(&key) {
-            return x;
-        }
-        let d = self.var(self.v.d);
-        let i = self.b.ins().iadd_imm_s(d, -k);
-        let p = self.slot(self.v.ds, i);
-        let x = self.b.ins().load(I32, trusted(), p, 0);
-        self.cells.insert(key, x);
-        x
+        self.read_cell(false, self.dk - k as i32)
     }
 
     fn set_below(&mut self, k: i64, x: Value) {
-        let key = self.dk - k as i32;
-        self.cells.insert(key, x);
-        self.dirty.insert(key, x);
+        self.write_cell(false, self.dk - k as i32, x);
     }
 
     fn add_d(&mut self, n: i64) {
-        let d = self.var(self.v.d);
-        let d = self.b.ins().iadd_imm_s(d, n);
-        self.set(self.v.d, d);
+        if !self.fixed {
+            let d = self.var(self.v.d);
+            let d = self.b.ins().iadd_imm_s(d, n);
+            self.set(self.v.d, d);
+        }
         self.dk += n as i32;
         if n < 0 {
-            // Cells above the top are dead: never stored.
-            let _ = self.dirty.split_off(&self.dk);
+            // Cells above the top are dead: never stored. The top's own
+            // cell is read once more, into `tos`.
+            let _ = self.cells.live.split_off(&(self.dk + 1));
+            let _ = self.cells.dirty.split_off(&self.dk);
         }
         self.known_d = (self.known_d as i64 + n).max(0) as u32;
         self.known_room = (self.known_room as i64 - n).max(0) as u32;
@@ -488,17 +758,30 @@ impl<'a> Translator<'a> {
     }
 
     fn rget(&mut self, k: i64) -> Value {
+        if self.fixed {
+            return self.read_cell(true, self.rk - k as i32);
+        }
         let p = self.rslot(k);
         self.b.ins().load(I32, trusted(), p, 0)
     }
 
     fn rput(&mut self, k: i64, x: Value) {
+        if self.fixed {
+            return self.write_cell(true, self.rk - k as i32, x);
+        }
         let p = self.rslot(k);
         self.b.ins().store(trusted(), x, p, 0);
     }
 
     fn add_rp(&mut self, n: i64) {
         self.known_r = (self.known_r as i64 + n).max(0) as u32;
+        if self.fixed {
+            self.rk += n as i32;
+            if n < 0 {
+                self.rcells.cut(self.rk);
+            }
+            return;
+        }
         let rp = self.var(self.v.rp);
         let rp = self.b.ins().iadd_imm_s(rp, n);
         self.set(self.v.rp, rp);
@@ -562,10 +845,15 @@ impl<'a> Translator<'a> {
     /// A syncing helper: state out, call, failure passed up, state back in.
     fn synced(&mut self, h: Helper, a: i32, at: Addr) {
         self.store_state();
-        let at = self.konst(at as i32);
-        let s = self.call_helper(h, a, at);
+        let at_v = self.konst(at as i32);
+        let s = self.call_helper(h, a, at_v);
         let s = self.b.ins().ireduce(I32, s);
         self.check_status(s);
+        if self.fixed {
+            let op = self.ops[(at - self.start) as usize];
+            let delta = self.shapes.delta(op).expect("a fixed shape has every effect");
+            self.resync(delta, at + 1);
+        }
     }
 
     fn check_status(&mut self, s: Value) {
@@ -596,9 +884,8 @@ impl<'a> Translator<'a> {
         if t <= at {
             self.step(None, at);
         }
-        self.flush();
         let target = self.block_at(t);
-        self.b.ins().jump(target, &[]);
+        self.goto(target);
         self.closed = true;
     }
 
@@ -619,10 +906,9 @@ impl<'a> Translator<'a> {
             let steps = self.b.ins().isub(steps, one);
             self.set(self.v.steps, steps);
         }
-        self.flush();
         let target = self.block_at(t);
         let next = self.block_at(at + 1);
-        self.b.ins().brif(taken, target, &[], next, &[]);
+        self.branch_to(taken, target, next);
         self.closed = true;
     }
 
@@ -741,18 +1027,24 @@ impl<'a> Translator<'a> {
             let at = self.start + i as u32;
             if let Some(block) = self.leaders[i] {
                 if !self.closed {
-                    self.flush();
-                    self.b.ins().jump(block, &[]);
+                    self.goto(block);
                 }
-                self.b.switch_to_block(block);
                 self.closed = false;
-                self.forget();
+                self.start_block(block, i);
             } else if self.closed {
                 // Unreachable code after a jump or EXIT: a block of its own.
                 let block = self.b.create_block();
-                self.b.switch_to_block(block);
                 self.closed = false;
-                self.forget();
+                self.start_block(block, i);
+            }
+            if self.fixed {
+                let Some((d, r)) = self.shape_at(i) else {
+                    // The shape follows every edge: nothing jumps here.
+                    self.b.ins().trap(cranelift_codegen::ir::TrapCode::unwrap_user(1));
+                    self.closed = true;
+                    continue;
+                };
+                debug_assert_eq!((self.dk - self.dbase, self.rk - self.rbase), (d, r), "depths at {at}");
             }
             self.op(self.ops[i], at);
         }
@@ -823,9 +1115,8 @@ impl<'a> Translator<'a> {
                 self.drop_n(2);
                 let same = self.b.ins().icmp(Equal, start, limit);
                 let enter = self.b.create_block();
-                self.flush();
                 let target = self.block_at(t);
-                self.b.ins().brif(same, target, &[], enter, &[]);
+                self.branch_to(same, target, enter);
                 self.b.switch_to_block(enter);
                 self.rput(0, limit);
                 self.rput(-1, start);
@@ -1023,7 +1314,7 @@ impl<'a> Translator<'a> {
                 self.b.switch_to_block(next);
                 self.forget();
             }
-            Op::Depth => self.push_checked(at, |s| s.var(s.v.d)),
+            Op::Depth => self.push_checked(at, |s| s.depth()),
 
             // ---- arithmetic and logic ----
             Op::Add => self.binary(at, |s, a, b| s.b.ins().iadd(a, b)),
@@ -1368,13 +1659,21 @@ impl<'a> Translator<'a> {
         let out = self.b.create_block();
         self.b.ins().brif(again, back, &[], out, &[]);
         self.b.switch_to_block(back);
-        self.emit_flush();
-        self.rput(1, i);
+        let held = (self.cells.clone(), self.rcells.clone());
+        let target = self.block_at(t);
         let steps = self.var(self.v.steps);
         let steps = self.b.ins().iadd_imm_s(steps, -1);
         self.set(self.v.steps, steps);
-        let target = self.block_at(t);
-        self.b.ins().jump(target, &[]);
+        if self.fixed {
+            self.rput(1, i);
+            self.goto(target);
+        } else {
+            // The cells stay dirty on the way out.
+            self.emit_flush();
+            self.rput(1, i);
+            self.b.ins().jump(target, &[]);
+        }
+        (self.cells, self.rcells) = held;
         self.b.switch_to_block(out);
         self.add_rp(-2);
         let _ = at;
@@ -1390,10 +1689,14 @@ impl<'a> Translator<'a> {
         }
         if target == self.inline_stack[0] {
             self.recurse(at);
-            return;
+        } else {
+            let entry = self.konst(target as i32);
+            self.enter(entry, at);
         }
-        let target = self.konst(target as i32);
-        self.enter(target, at);
+        if self.fixed {
+            let delta = self.shapes.callee(target).expect("a fixed shape knows its callees").delta;
+            self.resync(delta, at + 1);
+        }
     }
 
     /// A call of the function being built (checks made): as `enter`, but
@@ -1430,12 +1733,15 @@ impl<'a> Translator<'a> {
         if self.inline_stack.len() > INLINE_DEPTH || self.inline_stack.contains(&target) {
             return None;
         }
-        let ops = (self.definitions)(target)?;
+        let ops = (self.shapes.definitions())(target)?;
         // A callee that loops pays its call once for many iterations, and
         // its loop runs faster alone than with its callers' values live
         // around it (measured: sieve.4th is slower with its loops inlined).
         let loops = ops.iter().enumerate().any(|(i, op)| op.target().is_some_and(|t| t <= target + i as u32));
         if loops || ops.len() > INLINE_OPS || ops.len() > self.inline_budget || !self_contained(target, &ops) {
+            return None;
+        }
+        if self.fixed && self.shapes.of(target, &ops).is_none() {
             return None;
         }
         self.inline_budget -= ops.len();
@@ -1453,26 +1759,38 @@ impl<'a> Translator<'a> {
         let frame = self.frame_slot(fp);
         let ret = self.konst((at + 1) as i32);
         self.b.ins().store(trusted(), ret, frame, offset_of!(Frame, ret) as i32);
-        let rp = self.var(self.v.rp);
+        let rp = self.rdepth();
         self.b.ins().store(trusted(), rp, frame, offset_of!(Frame, rdepth) as i32);
         let fp1 = self.b.ins().iadd_imm_s(fp, 1);
         self.set(self.v.fp, fp1);
 
         let after = self.b.create_block();
+        let shape = if self.fixed { self.shapes.of(target, &ops) } else { None };
+        let delta = shape.as_ref().map_or(0, |s| s.effect.delta);
         let leaders = leaders(&mut self.b, target, &ops);
         let outer = (
             std::mem::replace(&mut self.start, target),
             std::mem::replace(&mut self.ops, ops),
             std::mem::replace(&mut self.leaders, leaders),
             self.inlined.replace(after),
+            std::mem::replace(&mut self.shape, shape),
+            std::mem::replace(&mut self.dbase, self.dk),
+            std::mem::replace(&mut self.rbase, self.rk),
         );
         self.inline_stack.push(target);
         self.body();
         self.inline_stack.pop();
-        (self.start, self.ops, self.leaders, self.inlined) = outer;
-        self.b.switch_to_block(after);
+        let (dk, rk) = (self.dbase + delta, self.rbase);
+        (self.start, self.ops, self.leaders, self.inlined, self.shape, self.dbase, self.rbase) = outer;
         self.closed = false;
-        self.forget();
+        self.b.switch_to_block(after);
+        if self.fixed {
+            (self.dk, self.rk) = (dk, rk);
+            let (d, r) = self.held_at.entry(after).or_default().clone();
+            (self.cells, self.rcells) = (d, r);
+        } else {
+            self.forget();
+        }
     }
 
     /// The checks the interpreter's `call!` makes, before anything changes.
@@ -1495,7 +1813,7 @@ impl<'a> Translator<'a> {
         let frame = self.frame_slot(fp);
         let ret = self.konst((at + 1) as i32);
         self.b.ins().store(trusted(), ret, frame, offset_of!(Frame, ret) as i32);
-        let rp = self.var(self.v.rp);
+        let rp = self.rdepth();
         self.b.ins().store(trusted(), rp, frame, offset_of!(Frame, rdepth) as i32);
         let fp1 = self.b.ins().iadd_imm_s(fp, 1);
         self.set(self.v.fp, fp1);
@@ -1617,12 +1935,16 @@ impl<'a> Translator<'a> {
             // than kept in a register through the whole callee).
             let fp = self.var(self.v.fp);
             let fp1 = self.b.ins().iadd_imm_s(fp, -1);
-            let frame = self.frame_slot(fp1);
-            let rdepth = self.b.ins().load(I32, trusted(), frame, offset_of!(Frame, rdepth) as i32);
             self.set(self.v.fp, fp1);
-            self.set(self.v.rp, rdepth);
-            self.flush();
-            self.b.ins().jump(after, &[]);
+            if self.fixed {
+                self.rk = self.rbase;
+                self.rcells.cut(self.rk);
+            } else {
+                let frame = self.frame_slot(fp1);
+                let rdepth = self.b.ins().load(I32, trusted(), frame, offset_of!(Frame, rdepth) as i32);
+                self.set(self.v.rp, rdepth);
+            }
+            self.goto(after);
             self.closed = true;
             return;
         }
@@ -1638,7 +1960,13 @@ impl<'a> Translator<'a> {
         let bad = self.b.ins().band(past, not_host);
         self.guard(bad, at);
         self.set(self.v.fp, fp1);
-        self.set(self.v.rp, rdepth);
+        if self.fixed {
+            // The frame's return depth is the entry's.
+            self.rk = 0;
+            self.rcells.cut(0);
+        } else {
+            self.set(self.v.rp, rdepth);
+        }
         self.store_state();
         self.b.ins().store(trusted(), ret, self.ctx, offset_of!(JitCtx, ip) as i32);
         let done = self.konst(DONE as i32);
