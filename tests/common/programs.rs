@@ -85,7 +85,10 @@ pub fn balanced(depth: u32, loops: u32) -> BoxedStrategy<String> {
         1 => (1..5i32, inner_loop.clone()).prop_map(|(n, b)| format!("{n} 0 DO {b} LOOP")),
         1 => (1..4i32, inner_loop).prop_map(|(n, b)| format!("{n} 0 ?DO {b} DUP 7 AND 5 = IF LEAVE THEN LOOP")),
         1 => inner.clone().prop_map(|b| format!("3 BEGIN DUP 0> WHILE >R {b} R> 1- REPEAT DROP")),
-        1 => inner.prop_map(|b| format!(">R {b} R>")),
+        1 => inner.clone().prop_map(|b| format!(">R {b} R>")),
+        1 => inner.clone().prop_map(|b| format!("?DUP IF {b} ELSE 0 THEN")),
+        1 => inner.clone().prop_map(|b| format!("3 AND ?DUP 0= IF 7 {b} THEN")),
+        1 => inner.prop_map(|b| format!("3 AND BEGIN ?DUP WHILE 1- >R {b} R> REPEAT 0")),
     ];
     proptest::collection::vec(piece, 1..5).prop_map(|v| v.join(" ")).boxed()
 }

@@ -479,7 +479,6 @@ impl Vm {
         self.fp = c.fp;
     }
 
-    /// How many definitions have native code, and how many were refused.
     /// How many definitions have native code, how many of those have a
     /// fixed stack shape, and how many were refused.
     pub fn jit_counts(&self) -> (u32, u32, u32) {

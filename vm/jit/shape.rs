@@ -60,7 +60,9 @@ fn op_effect(op: Op, hosts: HostEffects) -> Option<(i32, i32, i32, i32)> {
     use Op::*;
     let n = op.needs() as i32;
     Some(match op {
-        Execute | Deferred(_) | Pick | Roll | QDup => return None,
+        // EXECUTE as a direction step is; the translator checks after a word.
+        Execute => (1, 0, 0, 0),
+        Deferred(_) | Pick | Roll | QDup => return None,
         Host(id) => {
             let (ins, outs) = hosts(id)?;
             (ins as i32, outs as i32 - ins as i32, 0, 0)
@@ -187,11 +189,26 @@ impl<'a> Shapes<'a> {
         let mut work = vec![0usize];
         at[0] = Some((0, 0));
         let index = |t: Addr| (t - start) as usize;
+        let targets: Vec<usize> = ops.iter().filter_map(|op| op.target()).map(index).collect();
         while let Some(i) = work.pop() {
             let (d, r) = at[i]?;
             let op = ops[i];
             let mut next: [Option<(usize, i32, i32)>; 2] = [None, None];
+            // `?DUP IF`, `?DUP 0= IF`, `?DUP WHILE` (nothing else jumping
+            // to the branch): one branch that keeps the value where it is
+            // not zero.
+            let pair = match (op, ops.get(i + 1)) {
+                (Op::QDup, Some(&b @ (Op::JumpIfZero(t) | Op::JumpIfNonZero(t)))) if !targets.contains(&(i + 1)) => Some((b, index(t))),
+                _ => None,
+            };
             match op {
+                Op::QDup if pair.is_some() => {
+                    let (b, t) = pair.expect("matched");
+                    e.need = e.need.max(1 - d);
+                    e.grow = e.grow.max(d + 1);
+                    let (kept, dropped) = if matches!(b, Op::JumpIfZero(_)) { (i + 2, t) } else { (t, i + 2) };
+                    next = [Some((kept, d, r)), Some((dropped, d - 1, r))];
+                }
                 Op::Exit => {
                     if delta.is_some_and(|x| x != d) {
                         return None;

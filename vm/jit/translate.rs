@@ -1294,6 +1294,7 @@ impl<'a> Translator<'a> {
                 self.push(a);
                 self.push(b);
             }
+            Op::QDup if self.fixed => self.qdup_branch(at),
             Op::QDup => {
                 self.need(1, at);
                 let x = self.var(tos_v);
@@ -1885,8 +1886,7 @@ impl<'a> Translator<'a> {
         let step = self.b.create_block();
         let word = self.b.create_block();
         let merge = self.b.create_block();
-        self.flush();
-        self.b.ins().brif(is_step, step, &[], word, &[]);
+        self.branch_to(is_step, step, word);
 
         self.b.switch_to_block(step);
         let dir = self.b.ins().iadd_imm_s(r, 1);
@@ -1894,16 +1894,57 @@ impl<'a> Translator<'a> {
         let moved = self.walk(dir);
         let moved = self.flag(moved);
         self.set(self.v.tos, moved);
-        self.b.ins().jump(merge, &[]);
+        self.goto(merge);
 
+        // A fixed shape takes EXECUTE for `( xt -- x )`, as a step is: a
+        // word that does otherwise hands over to the interpreter after it.
         self.b.switch_to_block(word);
         self.call_checks(at);
         self.drop_n(1);
         self.enter(r, at);
-        self.b.ins().jump(merge, &[]);
+        self.resync(1, at + 1);
+        self.goto(merge);
 
         self.b.switch_to_block(merge);
-        self.forget();
+        if self.fixed {
+            (self.cells, self.rcells) = self.held_at.get(&merge).cloned().unwrap_or_default();
+        } else {
+            self.forget();
+        }
+    }
+
+    /// `?DUP IF` and `?DUP 0= IF` in a fixed shape: one branch, the
+    /// value kept on the path where it is not zero.
+    fn qdup_branch(&mut self, at: Addr) {
+        let next = self.ops[(at + 1 - self.start) as usize];
+        let x = self.var(self.v.tos);
+        let nonzero = self.cmp_imm(IntCC::NotEqual, x, 0);
+        let zero = self.b.create_block();
+        let after = self.block_at(at + 2);
+        let (t, jumps_when_zero) = match next {
+            Op::JumpIfZero(t) => (t, true),
+            Op::JumpIfNonZero(t) => (t, false),
+            _ => unreachable!("the shape pairs ?DUP only with a branch"),
+        };
+        if t <= at + 1 {
+            // A backward jump is a step: when the budget is spent, the
+            // interpreter runs the pair from the ?DUP and stops at the jump.
+            let taken = if jumps_when_zero { self.b.ins().bxor_imm_s(nonzero, 1) } else { nonzero };
+            let steps = self.var(self.v.steps);
+            let spent = self.cmp_imm(IntCC::Equal, steps, 0);
+            let bad = self.b.ins().band(spent, taken);
+            self.guard(bad, at);
+            let one = self.b.ins().uextend(I64, taken);
+            let steps = self.b.ins().isub(steps, one);
+            self.set(self.v.steps, steps);
+        }
+        let target = self.block_at(t);
+        let (kept, dropped) = if jumps_when_zero { (after, target) } else { (target, after) };
+        self.branch_to(nonzero, kept, zero);
+        self.b.switch_to_block(zero);
+        self.drop_n(1);
+        self.goto(dropped);
+        self.closed = true;
     }
 
     /// A deferred word: the word in its slot, called.
