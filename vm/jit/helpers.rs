@@ -59,7 +59,7 @@ unsafe fn enter(ctx: *mut JitCtx, entry: Addr) -> u32 {
     vm.jit_fill(ctx);
     match native {
         // SAFETY: compiled for this VM; the context is filled.
-        Some(f) => unsafe { f(ctx) },
+        Some(f) => unsafe { vm.jit_run(ctx, f) },
         None => {
             unsafe { (*ctx).ip = entry };
             DEOPT

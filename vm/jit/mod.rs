@@ -98,8 +98,9 @@ pub struct JitCtx {
     pub walk_stride: u32,
 }
 
-/// A compiled definition: `status = f(ctx)`.
-pub type NativeFn = unsafe extern "C" fn(*mut JitCtx) -> u32;
+/// A compiled definition's entry (`translate::native_signature`), run
+/// from Rust through `Jit::trampoline`.
+pub type NativeFn = usize;
 
 /// What native code answers.
 pub const DONE: u32 = 0;
@@ -124,6 +125,7 @@ pub const NATIVE_FRAMES: u32 = 768;
 pub struct Jit {
     pub mode: JitMode,
     module: Option<JITModule>,
+    trampoline: Option<translate::Trampoline>,
     /// By code address (when not off): call count, `NEVER`, or the entry.
     pub(crate) slots: Vec<usize>,
     ctx: *mut JitCtx,
@@ -169,7 +171,7 @@ impl Jit {
             walk_last: 0,
             walk_stride: 0,
         }));
-        Jit { mode, module: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0 }
+        Jit { mode, module: None, trampoline: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0 }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -181,7 +183,9 @@ impl Jit {
             flags.set("is_pic", "false").ok()?;
             let isa = cranelift_native::builder().ok()?.finish(cranelift_codegen::settings::Flags::new(flags)).ok()?;
             let builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-            self.module = Some(JITModule::new(builder));
+            let mut module = JITModule::new(builder);
+            self.trampoline = Some(translate::trampoline(&mut module)?);
+            self.module = Some(module);
         }
         self.module.as_mut()
     }
@@ -276,13 +280,25 @@ impl Vm {
         self.jit_fill(ctx);
         // SAFETY: `f` was compiled by `translate` for this VM, and the
         // context was just filled from it.
-        let status = unsafe { f(ctx) };
+        let status = unsafe { self.jit_run(ctx, f) };
         self.jit_take(ctx);
         if status == DEOPT {
             self.jit.deopts += 1;
         }
         // SAFETY: the context is ours (see `Jit::new`).
         (status, unsafe { (*ctx).ip })
+    }
+
+    /// Runs native function `f` on the registers in `ctx`.
+    ///
+    /// # Safety
+    /// `f` was compiled for this VM, and `ctx` is its context, filled.
+    pub(crate) unsafe fn jit_run(&self, ctx: *mut JitCtx, f: NativeFn) -> u32 {
+        match self.jit.trampoline {
+            // SAFETY: as the caller promises.
+            Some(trampoline) => unsafe { trampoline(ctx, f) },
+            None => unreachable!("native code exists only once its module (and trampoline) does"),
+        }
     }
 
     /// The error native code failed with (status `ERROR`).
@@ -359,7 +375,7 @@ impl Vm {
         if slot >= COUNT_LIMIT {
             // SAFETY: only `jit_compile` stores values this large, and
             // they are entries of finalized functions.
-            return Some(unsafe { std::mem::transmute::<usize, NativeFn>(slot) });
+            return Some(slot);
         }
         self.jit_count(entry, slot, from_native)
     }
@@ -387,7 +403,7 @@ impl Vm {
             return None;
         }
         let compiled = self.jit_compile(entry);
-        self.jit.slots[entry as usize] = compiled.map_or(NEVER, |f| f as usize);
+        self.jit.slots[entry as usize] = compiled.unwrap_or(NEVER);
         compiled
     }
 

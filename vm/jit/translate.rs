@@ -54,9 +54,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         return None;
     }
     let ptr = module.target_config().pointer_type();
-    let mut sig = module.make_signature();
-    sig.params.push(AbiParam::new(ptr));
-    sig.returns.push(AbiParam::new(I32));
+    let sig = native_signature(module);
     let mut helper_sig = module.make_signature();
     helper_sig.params.extend([AbiParam::new(ptr), AbiParam::new(I32), AbiParam::new(I32)]);
     helper_sig.returns.push(AbiParam::new(I64));
@@ -92,9 +90,81 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     module.clear_context(&mut ctx);
     module.finalize_definitions().ok()?;
     let code = module.get_finalized_function(id);
-    // SAFETY: the function was built with `sig`, which is `NativeFn`'s.
-    let f = unsafe { std::mem::transmute::<*const u8, NativeFn>(code) };
-    (f as usize >= COUNT_LIMIT).then_some((f, fixed))
+    let f = code as NativeFn;
+    (f >= COUNT_LIMIT).then_some((f, fixed))
+}
+
+/// How native functions call each other: the context, then the machine
+/// registers (`tos`, depth, return depth, frame count, steps) in machine
+/// registers both ways, after the status. The `Tail` convention returns
+/// them all in registers.
+fn native_signature(module: &JITModule) -> cranelift_codegen::ir::Signature {
+    let ptr = module.target_config().pointer_type();
+    let mut sig = cranelift_codegen::ir::Signature::new(cranelift_codegen::isa::CallConv::Tail);
+    sig.params.push(AbiParam::new(ptr));
+    sig.params.extend([I32, I32, I32, I32, I64].map(AbiParam::new));
+    sig.returns.extend([I32, I32, I32, I32, I32, I64].map(AbiParam::new));
+    sig
+}
+
+/// The way in from Rust: `status = trampoline(ctx, f)` runs native
+/// function `f` on the registers in the context, and puts them back when
+/// it returns normally (any other ending has stored them already).
+pub(super) type Trampoline = unsafe extern "C" fn(*mut JitCtx, NativeFn) -> u32;
+
+pub(super) fn trampoline(module: &mut JITModule) -> Option<Trampoline> {
+    let ptr = module.target_config().pointer_type();
+    let mut sig = module.make_signature();
+    sig.params.extend([AbiParam::new(ptr), AbiParam::new(ptr)]);
+    sig.returns.push(AbiParam::new(I32));
+    let id = module.declare_anonymous_function(&sig).ok()?;
+    let mut ctx = module.make_context();
+    ctx.func.signature = sig;
+    let mut fctx = FunctionBuilderContext::new();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let native = b.import_signature(native_signature(module));
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let (c, f) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+        let fields = scalar_fields();
+        let mut args = vec![c];
+        for (ty, off) in fields {
+            args.push(b.ins().load(ty, trusted(), c, off as i32));
+        }
+        let call = b.ins().call_indirect(native, f, &args);
+        let results = b.inst_results(call).to_vec();
+        let done = b.create_block();
+        let out = b.create_block();
+        b.ins().brif(results[0], out, &[], done, &[]);
+        b.switch_to_block(done);
+        for ((_, off), &x) in fields.iter().zip(&results[1..]) {
+            b.ins().store(trusted(), x, c, *off as i32);
+        }
+        b.ins().jump(out, &[]);
+        b.switch_to_block(out);
+        b.ins().return_(&results[..1]);
+        b.seal_all_blocks();
+        b.finalize(module.target_config());
+    }
+    module.define_function(id, &mut ctx).ok()?;
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().ok()?;
+    let code = module.get_finalized_function(id);
+    // SAFETY: built just above with the signature of `Trampoline`.
+    Some(unsafe { std::mem::transmute::<*const u8, Trampoline>(code) })
+}
+
+/// The machine registers' places in the context, in signature order.
+fn scalar_fields() -> [(Type, usize); 5] {
+    [
+        (I32, offset_of!(JitCtx, tos)),
+        (I32, offset_of!(JitCtx, depth)),
+        (I32, offset_of!(JitCtx, rdepth)),
+        (I32, offset_of!(JitCtx, fp)),
+        (I64, offset_of!(JitCtx, steps)),
+    ]
 }
 
 struct Vars {
@@ -233,8 +303,8 @@ impl<'a> Translator<'a> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let ctx = b.block_params(entry)[0];
-        let max_d = b.ins().load(I32, trusted(), ctx, offset_of!(JitCtx, max_d) as i32);
-        let max_r = b.ins().load(I32, trusted(), ctx, offset_of!(JitCtx, max_r) as i32);
+        let max_d = b.ins().load(I32, trusted().with_readonly().with_can_move(), ctx, offset_of!(JitCtx, max_d) as i32);
+        let max_r = b.ins().load(I32, trusted().with_readonly().with_can_move(), ctx, offset_of!(JitCtx, max_r) as i32);
 
         let leaders = leaders(&mut b, start, ops);
         let deopt = b.create_block();
@@ -269,7 +339,11 @@ impl<'a> Translator<'a> {
             itself: None,
             ctx, max_d, max_r, v, leaders, deopt, verify_failed, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
-        t.load_scalars();
+        let params = t.b.block_params(entry)[1..].to_vec();
+        for ((var, _, _), x) in t.scalars().into_iter().zip(params) {
+            t.set(var, x);
+        }
+        t.forget();
         if let Some(shape) = t.shape.clone() {
             t.entry_checks(&shape, start);
         }
@@ -290,13 +364,21 @@ impl<'a> Translator<'a> {
 
     /// The machine registers and their places in the context.
     fn scalars(&self) -> [(Variable, Type, usize); 5] {
-        [
-            (self.v.tos, I32, offset_of!(JitCtx, tos)),
-            (self.v.d, I32, offset_of!(JitCtx, depth)),
-            (self.v.rp, I32, offset_of!(JitCtx, rdepth)),
-            (self.v.fp, I32, offset_of!(JitCtx, fp)),
-            (self.v.steps, I64, offset_of!(JitCtx, steps)),
-        ]
+        let vars = [self.v.tos, self.v.d, self.v.rp, self.v.fp, self.v.steps];
+        let fields = scalar_fields();
+        std::array::from_fn(|i| (vars[i], fields[i].0, fields[i].1))
+    }
+
+    /// The machine registers, as a call passes them.
+    fn scalar_values(&mut self) -> Vec<Value> {
+        self.scalars().into_iter().map(|(var, _, _)| self.b.use_var(var)).collect()
+    }
+
+    /// Returns `status`, the registers not passed (the context has them).
+    fn return_status(&mut self, status: Value) {
+        let zero = self.konst(0);
+        let zero64 = self.b.ins().iconst(I64, 0);
+        self.b.ins().return_(&[status, zero, zero, zero, zero, zero64]);
     }
 
     /// Where the stacks and the data space are: fixed while this function
@@ -311,7 +393,12 @@ impl<'a> Translator<'a> {
             (self.v.mem, ptr, offset_of!(JitCtx, mem)),
             (self.v.mem_len, I64, offset_of!(JitCtx, mem_len)),
         ];
-        self.load_fields(&fields);
+        // Read-only while the function runs, so a field it never uses is
+        // not loaded at all.
+        for (var, ty, off) in fields {
+            let x = self.b.ins().load(ty, trusted().with_readonly().with_can_move(), self.ctx, off as i32);
+            self.b.def_var(var, x);
+        }
     }
 
     fn load_fields(&mut self, fields: &[(Variable, Type, usize)]) {
@@ -419,7 +506,7 @@ impl<'a> Translator<'a> {
         self.store_scalars();
         self.b.ins().store(trusted(), at, self.ctx, offset_of!(JitCtx, ip) as i32);
         let s = self.b.ins().iconst(I32, DEOPT as i64);
-        self.b.ins().return_(&[s]);
+        self.return_status(s);
 
         // As the interpreter's `verify!`: outside move generation the
         // failure is an error, which the interpreter reports.
@@ -432,11 +519,11 @@ impl<'a> Translator<'a> {
         self.b.switch_to_block(ends);
         self.store_scalars();
         let s = self.b.ins().iconst(I32, VERIFY as i64);
-        self.b.ins().return_(&[s]);
+        self.return_status(s);
 
         self.b.switch_to_block(self.propagate);
         let s = self.b.block_params(self.propagate)[0];
-        self.b.ins().return_(&[s]);
+        self.return_status(s);
     }
 
     // ---- small pieces ----------------------------------------------
@@ -849,6 +936,7 @@ impl<'a> Translator<'a> {
         let s = self.call_helper(h, a, at_v);
         let s = self.b.ins().ireduce(I32, s);
         self.check_status(s);
+        self.load_scalars();
         if self.fixed {
             let op = self.ops[(at - self.start) as usize];
             let delta = self.shapes.delta(op).expect("a fixed shape has every effect");
@@ -856,11 +944,13 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// Passes a failure status up; else code that ran elsewhere has
+    /// changed the stacks.
     fn check_status(&mut self, s: Value) {
         let ok = self.b.create_block();
         self.b.ins().brif(s, self.propagate, &[BlockArg::Value(s)], ok, &[]);
         self.b.switch_to_block(ok);
-        self.load_scalars();
+        self.forget();
     }
 
     /// A value helper that may answer `REFUSE`: deoptimize then.
@@ -1050,8 +1140,7 @@ impl<'a> Translator<'a> {
         }
         if !self.closed {
             // Unreachable: the last instruction is EXIT.
-            let s = self.konst(DEOPT as i32);
-            self.b.ins().return_(&[s]);
+            self.b.ins().trap(cranelift_codegen::ir::TrapCode::unwrap_user(1));
         }
     }
 
@@ -1713,14 +1802,15 @@ impl<'a> Translator<'a> {
 
         self.b.switch_to_block(fast);
         let itself = self.itself.expect("set by `compile`");
-        let call = self.b.ins().call(itself, &[self.ctx]);
-        let s = self.b.inst_results(call)[0];
+        let mut args = vec![self.ctx];
+        args.extend(self.scalar_values());
+        let call = self.b.ins().call(itself, &args);
+        let s = self.take_results(call);
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(slow);
-        let at_v = self.konst(at as i32);
-        let s = self.call_helper(helpers::call, self.inline_stack[0] as i32, at_v);
-        let s = self.b.ins().ireduce(I32, s);
+        let target = self.konst(self.inline_stack[0] as i32);
+        let s = self.call_interpreter(target, at);
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(join);
@@ -1818,8 +1908,34 @@ impl<'a> Translator<'a> {
         self.b.ins().store(trusted(), rp, frame, offset_of!(Frame, rdepth) as i32);
         let fp1 = self.b.ins().iadd_imm_s(fp, 1);
         self.set(self.v.fp, fp1);
-        self.store_state();
+        // The callee reads the stacks in memory; the registers go along.
+        self.flush();
+        self.materialize();
         fp1
+    }
+
+    /// The registers a native callee returned (meaningless unless its
+    /// status, answered, is `DONE`).
+    fn take_results(&mut self, call: cranelift_codegen::ir::Inst) -> Value {
+        let results = self.b.inst_results(call).to_vec();
+        for ((var, _, _), &x) in self.scalars().into_iter().zip(&results[1..]) {
+            self.set(var, x);
+        }
+        results[0]
+    }
+
+    /// Runs the word at `target` through the `call` helper (the
+    /// interpreter), the registers passing through the context.
+    fn call_interpreter(&mut self, target: Value, at: Addr) -> Value {
+        self.store_scalars();
+        let fh = self.b.ins().iconst(self.ptr, (helpers::call as Helper) as usize as i64);
+        let at_v = self.konst(at as i32);
+        let call = self.b.ins().call_indirect(self.helper_sig, fh, &[self.ctx, target, at_v]);
+        let s = self.b.inst_results(call)[0];
+        let s = self.b.ins().ireduce(I32, s);
+        let fields: Vec<_> = self.scalars().to_vec();
+        self.load_fields(&fields);
+        s
     }
 
     /// Pushes the frame of a call from `at` and runs the word at `target`
@@ -1849,16 +1965,14 @@ impl<'a> Translator<'a> {
         self.b.ins().brif(compiled, fast, &[], slow, &[]);
 
         self.b.switch_to_block(fast);
-        let call = self.b.ins().call_indirect(self.native_sig, f, &[self.ctx]);
-        let s = self.b.inst_results(call)[0];
+        let mut args = vec![self.ctx];
+        args.extend(self.scalar_values());
+        let call = self.b.ins().call_indirect(self.native_sig, f, &args);
+        let s = self.take_results(call);
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(slow);
-        let fh = self.b.ins().iconst(self.ptr, (helpers::call as Helper) as usize as i64);
-        let at_v = self.konst(at as i32);
-        let call = self.b.ins().call_indirect(self.helper_sig, fh, &[self.ctx, target, at_v]);
-        let s = self.b.inst_results(call)[0];
-        let s = self.b.ins().ireduce(I32, s);
+        let s = self.call_interpreter(target, at);
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(join);
@@ -2008,10 +2122,12 @@ impl<'a> Translator<'a> {
         } else {
             self.set(self.v.rp, rdepth);
         }
-        self.store_state();
+        self.flush();
+        self.materialize();
         self.b.ins().store(trusted(), ret, self.ctx, offset_of!(JitCtx, ip) as i32);
-        let done = self.konst(DONE as i32);
-        self.b.ins().return_(&[done]);
+        let mut results = vec![self.konst(DONE as i32)];
+        results.extend(self.scalar_values());
+        self.b.ins().return_(&results);
         self.closed = true;
     }
 }
