@@ -297,7 +297,9 @@ impl Vm {
         match self.jit.trampoline {
             // SAFETY: as the caller promises.
             Some(trampoline) => unsafe { trampoline(ctx, f) },
-            None => unreachable!("native code exists only once its module (and trampoline) does"),
+            // Native code exists only once its module, and so the
+            // trampoline, does: never reached.
+            None => ERROR,
         }
     }
 

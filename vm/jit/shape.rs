@@ -201,21 +201,20 @@ impl<'a> Shapes<'a> {
                 (Op::QDup, Some(&b @ (Op::JumpIfZero(t) | Op::JumpIfNonZero(t)))) if !targets.contains(&(i + 1)) => Some((b, index(t))),
                 _ => None,
             };
-            match op {
-                Op::QDup if pair.is_some() => {
-                    let (b, t) = pair.expect("matched");
+            match (op, pair) {
+                (_, Some((b, t))) => {
                     e.need = e.need.max(1 - d);
                     e.grow = e.grow.max(d + 1);
                     let (kept, dropped) = if matches!(b, Op::JumpIfZero(_)) { (i + 2, t) } else { (t, i + 2) };
                     next = [Some((kept, d, r)), Some((dropped, d - 1, r))];
                 }
-                Op::Exit => {
+                (Op::Exit, _) => {
                     if delta.is_some_and(|x| x != d) {
                         return None;
                     }
                     delta = Some(d);
                 }
-                Op::Call(a) => {
+                (Op::Call(a), _) => {
                     // What a callee needs counts here, for a callee translated
                     // in place skips its own checks; a call of the definition
                     // itself is never in place, and checks its own entry.

@@ -939,7 +939,9 @@ impl<'a> Translator<'a> {
         self.load_scalars();
         if self.fixed {
             let op = self.ops[(at - self.start) as usize];
-            let delta = self.shapes.delta(op).expect("a fixed shape has every effect");
+            // The shape knew the effect; were it not so, the check of the
+            // depths in `resync` hands over to the interpreter.
+            let delta = self.shapes.delta(op).unwrap_or(0);
             self.resync(delta, at + 1);
         }
     }
@@ -1784,7 +1786,7 @@ impl<'a> Translator<'a> {
             self.enter(entry, at);
         }
         if self.fixed {
-            let delta = self.shapes.callee(target).expect("a fixed shape knows its callees").delta;
+            let delta = self.shapes.callee(target).map_or(0, |e| e.delta);
             self.resync(delta, at + 1);
         }
     }
@@ -1843,18 +1845,7 @@ impl<'a> Translator<'a> {
     /// pushed and popped as by a real call, so a deoptimization inside
     /// leaves the interpreter the very state it would have made.
     fn inline(&mut self, target: Addr, ops: Vec<Op>, at: Addr) {
-        let steps = self.var(self.v.steps);
-        let steps = self.b.ins().iadd_imm_s(steps, -1);
-        self.set(self.v.steps, steps);
-        let fp = self.var(self.v.fp);
-        let frame = self.frame_slot(fp);
-        let ret = self.konst((at + 1) as i32);
-        self.b.ins().store(trusted(), ret, frame, offset_of!(Frame, ret) as i32);
-        let rp = self.rdepth();
-        self.b.ins().store(trusted(), rp, frame, offset_of!(Frame, rdepth) as i32);
-        let fp1 = self.b.ins().iadd_imm_s(fp, 1);
-        self.set(self.v.fp, fp1);
-
+        self.open_frame(at);
         let after = self.b.create_block();
         let shape = if self.fixed { self.shapes.of(target, &ops) } else { None };
         let delta = shape.as_ref().map_or(0, |s| s.effect.delta);
@@ -1894,9 +1885,19 @@ impl<'a> Translator<'a> {
         self.guard(bad, at);
     }
 
-    /// The step a call costs, and the frame it pushes; the state goes to
-    /// the context for the callee. Answers the new frame count.
+    /// The step a call costs, and the frame it pushes, with the stacks in
+    /// memory for the callee. Answers the new frame count.
     fn push_frame(&mut self, at: Addr) -> Value {
+        let fp1 = self.open_frame(at);
+        // The callee reads the stacks in memory; the registers go along.
+        self.flush();
+        self.materialize();
+        fp1
+    }
+
+    /// The step a call from `at` costs, and its frame; answers the new
+    /// frame count.
+    fn open_frame(&mut self, at: Addr) -> Value {
         let steps = self.var(self.v.steps);
         let steps = self.b.ins().iadd_imm_s(steps, -1);
         self.set(self.v.steps, steps);
@@ -1908,9 +1909,6 @@ impl<'a> Translator<'a> {
         self.b.ins().store(trusted(), rp, frame, offset_of!(Frame, rdepth) as i32);
         let fp1 = self.b.ins().iadd_imm_s(fp, 1);
         self.set(self.v.fp, fp1);
-        // The callee reads the stacks in memory; the registers go along.
-        self.flush();
-        self.materialize();
         fp1
     }
 
@@ -2027,19 +2025,26 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// An instruction a fixed shape cannot have: the interpreter's.
+    fn op_unfixed(&mut self, at: Addr) {
+        let always = self.b.ins().iconst(cranelift_codegen::ir::types::I8, 1);
+        self.guard(always, at);
+    }
+
     /// `?DUP IF` and `?DUP 0= IF` in a fixed shape: one branch, the
     /// value kept on the path where it is not zero.
     fn qdup_branch(&mut self, at: Addr) {
-        let next = self.ops[(at + 1 - self.start) as usize];
+        let next = self.ops.get((at + 1 - self.start) as usize).copied();
+        let (t, jumps_when_zero) = match next {
+            Some(Op::JumpIfZero(t)) => (t, true),
+            Some(Op::JumpIfNonZero(t)) => (t, false),
+            // The shape pairs ?DUP only with a branch.
+            _ => return self.op_unfixed(at),
+        };
         let x = self.var(self.v.tos);
         let nonzero = self.cmp_imm(IntCC::NotEqual, x, 0);
         let zero = self.b.create_block();
         let after = self.block_at(at + 2);
-        let (t, jumps_when_zero) = match next {
-            Op::JumpIfZero(t) => (t, true),
-            Op::JumpIfNonZero(t) => (t, false),
-            _ => unreachable!("the shape pairs ?DUP only with a branch"),
-        };
         if t <= at + 1 {
             // A backward jump is a step: when the budget is spent, the
             // interpreter runs the pair from the ?DUP and stops at the jump.
