@@ -88,10 +88,11 @@ proptest! {
 
     /// Definitions with a fixed stack shape (checked once at entry, cells
     /// kept in registers across branches and loops), calling each other
-    /// (`TL` loops, so it is called rather than translated in place).
+    /// (`TL` loops, so it is called rather than translated in place), and
+    /// through DEFER: `D` first holds `T`, then a word of another effect.
     #[test]
     fn fixed_shapes_do_what_the_interpreter_does(body in balanced(2, 0), budget in prop_oneof![1u64..300, Just(50_000u64)]) {
-        let text = format!(": T {body} ;\n: TL {body} 1 0 DO LOOP ;\n: U T DUP . TL DUP 5 > IF EXIT THEN 3 0 DO DUP 1 AND IF TL ELSE 1+ THEN T LOOP ;\n: W 0 SWAP U DROP ;\n1 2 3 W U");
+        let text = format!(": T {body} ;\n: TL {body} 1 0 DO LOOP ;\nDEFER D ' T IS D\n: U T DUP . TL DUP 5 > IF EXIT THEN 3 0 DO DUP 1 AND IF TL ELSE 1+ THEN D LOOP ;\n: W 0 SWAP U DROP ;\n1 2 3 W U\n: T2 DUP 1 AND ; ' T2 IS D 5 W");
         let (interpreted, native, (compiled, fixed)) = both(budget, &text);
         prop_assert_eq!(&interpreted, &native, "\n  program: {}\n  budget: {}", text, budget);
         prop_assert!(compiled >= 1 && fixed == compiled, "{} of {} with a fixed shape in {}", fixed, compiled, text);

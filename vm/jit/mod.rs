@@ -432,7 +432,8 @@ impl Vm {
         let host_effect = |id: u32| hosts.get(id as usize).filter(|h| !h.immediate && !h.compile_only).and_then(|h| shape::parse_effect(h.effect));
         let ops = ops_of(entry)?;
         let module = self.jit.module()?;
-        match translate::compile(module, entry, &ops, &ops_of, &host_effect) {
+        let defers = |slot: u32| self.defers.get(slot as usize).copied().flatten().and_then(|xt| self.dict.words.get(xt as usize)).map(|w| w.entry);
+        match translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers) {
             Some((f, fixed)) => {
                 self.jit.compiled += 1;
                 self.jit.fixed += fixed as u32;

@@ -42,6 +42,8 @@ pub(super) struct Shape {
 /// Host word ids to their declared `(ins, outs)`, when declared plainly.
 pub(super) type HostEffects<'a> = &'a dyn Fn(u32) -> Option<(u32, u32)>;
 pub(super) type Definitions<'a> = &'a dyn Fn(Addr) -> Option<Vec<Op>>;
+/// DEFER slots to the entry of the word each holds now.
+pub(super) type Defers<'a> = &'a dyn Fn(u32) -> Option<Addr>;
 
 /// How many nested callees the analysis follows.
 const DEPTH: usize = 8;
@@ -50,6 +52,7 @@ const DEPTH: usize = 8;
 pub(super) struct Shapes<'a> {
     definitions: Definitions<'a>,
     hosts: HostEffects<'a>,
+    defers: Defers<'a>,
     known: HashMap<Addr, Option<Rc<Shape>>>,
     busy: Vec<Addr>,
 }
@@ -62,7 +65,7 @@ fn op_effect(op: Op, hosts: HostEffects) -> Option<(i32, i32, i32, i32)> {
     Some(match op {
         // EXECUTE as a direction step is; the translator checks after a word.
         Execute => (1, 0, 0, 0),
-        Deferred(_) | Pick | Roll | QDup => return None,
+        Pick | Roll | QDup | Deferred(_) => return None,
         Host(id) => {
             let (ins, outs) = hosts(id)?;
             (ins as i32, outs as i32 - ins as i32, 0, 0)
@@ -125,8 +128,15 @@ pub(super) fn parse_effect(effect: &str) -> Option<(u32, u32)> {
 }
 
 impl<'a> Shapes<'a> {
-    pub fn new(definitions: Definitions<'a>, hosts: HostEffects<'a>) -> Self {
-        Shapes { definitions, hosts, known: HashMap::new(), busy: Vec::new() }
+    pub fn new(definitions: Definitions<'a>, hosts: HostEffects<'a>, defers: Defers<'a>) -> Self {
+        Shapes { definitions, hosts, defers, known: HashMap::new(), busy: Vec::new() }
+    }
+
+    /// The effect of the word DEFER slot `slot` holds now (`IS` may change
+    /// it: the translator checks the depths after the call).
+    pub fn deferred(&mut self, slot: u32) -> Option<Effect> {
+        let entry = (self.defers)(slot)?;
+        self.callee(entry)
     }
 
     pub fn definitions(&self) -> Definitions<'a> {
@@ -214,6 +224,11 @@ impl<'a> Shapes<'a> {
                     }
                     delta = Some(d);
                 }
+                (Op::Deferred(slot), _) => {
+                    // Called, never in place: the callee checks itself.
+                    let c = self.deferred(slot)?;
+                    next[0] = Some((i + 1, d + c.delta, r));
+                }
                 (Op::Call(a), _) => {
                     // What a callee needs counts here, for a callee translated
                     // in place skips its own checks; a call of the definition
@@ -288,7 +303,7 @@ mod tests {
     fn shape(ops: &[Op]) -> Option<Effect> {
         let defs = |_| None;
         let hosts = |_| None;
-        Shapes::new(&defs, &hosts).of(100, ops).map(|s| s.effect)
+        Shapes::new(&defs, &hosts, &|_| None).of(100, ops).map(|s| s.effect)
     }
 
     #[test]

@@ -18,7 +18,7 @@ mod game;
 
 use super::helpers::{self, Helper, REFUSE};
 use super::shape::{Shape, Shapes};
-pub(super) use super::shape::{Definitions, HostEffects};
+pub(super) use super::shape::{Defers, Definitions, HostEffects};
 use game::{gen_offset, GenField};
 use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
 use crate::ops::{Addr, Op};
@@ -49,7 +49,7 @@ const INLINE_DEPTH: usize = 4;
 /// (`definitions` gives those of its callees, to inline short ones);
 /// `None` when it cannot be (the interpreter keeps running it); also says
 /// whether the definition has a fixed stack shape.
-pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects) -> Option<(NativeFn, bool)> {
+pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers) -> Option<(NativeFn, bool)> {
     if !self_contained(start, ops) {
         return None;
     }
@@ -69,7 +69,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         let itself = module.declare_func_in_func(id, b.func);
         let native_sig = b.import_signature(sig);
         let helper_sig = b.import_signature(helper_sig);
-        let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops, Shapes::new(definitions, hosts));
+        let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops, Shapes::new(definitions, hosts, defers));
         t.itself = Some(itself);
         t.body();
         fixed = t.fixed;
@@ -2067,14 +2067,18 @@ impl<'a> Translator<'a> {
     }
 
     /// A deferred word: the word in its slot, called.
-    fn deferred(&mut self, slot: u32, at: Addr) {
-        let slot = self.konst(slot as i32);
+    fn deferred(&mut self, slot_number: u32, at: Addr) {
+        let slot = self.konst(slot_number as i32);
         let r = self.call_helper(helpers::deferred, 0, slot);
         let refused = self.cmp_imm(IntCC::Equal, r, REFUSE);
         self.guard(refused, at);
         self.call_checks(at);
         let entry = self.b.ins().ireduce(I32, r);
         self.enter(entry, at);
+        if self.fixed {
+            let delta = self.shapes.deferred(slot_number).map_or(0, |e| e.delta);
+            self.resync(delta, at + 1);
+        }
     }
 
     fn frame_slot(&mut self, fp: Value) -> Value {
