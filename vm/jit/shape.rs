@@ -153,6 +153,10 @@ impl<'a> Shapes<'a> {
         if let Some(s) = self.known.get(&start) {
             return s.clone();
         }
+        // The walk indexes by jump target: every one must land inside.
+        if !super::translate::self_contained(start, ops) {
+            return None;
+        }
         if self.busy.contains(&start) || self.busy.len() >= DEPTH {
             return None;
         }
@@ -169,9 +173,6 @@ impl<'a> Shapes<'a> {
             return s.as_ref().map(|s| s.effect);
         }
         let ops = (self.definitions)(entry)?;
-        if !super::translate::self_contained(entry, &ops) {
-            return None;
-        }
         self.of(entry, &ops).map(|s| s.effect)
     }
 
