@@ -166,3 +166,49 @@ fn off_compiles_nothing_and_auto_compiles_loops_at_once() {
     assert_eq!(auto.0, 1, "SUM loops; TWICE, called once, stays interpreted");
     assert!(all.0 >= 2, "{all:?}");
 }
+
+/// A game whose move word `put` is `words`, its moves, warnings and error
+/// (generating the first turn, then a perft of 2) under one engine.
+fn game_outcome(jit: JitMode, strict: bool, words: &str) -> (Result<u64, String>, Vec<String>, Vec<String>) {
+    let src = format!(
+        "{{board 3 3 {{grid}} board}}
+        {{players {{player}} A {{player}} B players}}
+        {words}
+        {{moves stone-drops {{move}} put moves}}
+        {{pieces {{piece}} Stone {{drops}} stone-drops pieces}}"
+    );
+    let config = Config { seed: Some(3), strict, max_steps: Some(1_000_000), jit, ..Config::default() };
+    let mut vm = Vm::new(config).expect("creating a VM");
+    vm.capture_output();
+    vm.run_text("game", src.as_bytes()).expect("the game loads");
+    vm.new_game().expect("the game starts");
+    let mut texts = Vec::new();
+    let result = vm.generate_turn().map(|()| {
+        texts = vm.move_texts();
+        vm.game.store.pop_list();
+    });
+    let result = result.and_then(|()| vm.perft(2)).map_err(|e| e.to_string());
+    (result, texts, vm.take_warnings())
+}
+
+/// The game words native code calls directly (their arguments in
+/// registers) fail, warn and record as the interpreter's do: a failure
+/// hands the word back to the interpreter, which reports it.
+#[test]
+fn direct_game_words_fail_and_warn_as_the_interpreters_do() {
+    for words in [
+        ": put ( -- ) empty? verify  -1 piece-type-at 0= verify  drop add-move ;",
+        ": put ( -- ) empty? verify  drop  -5 capture-at  add-move ;",
+        ": put ( -- ) empty? verify  from 99 move  add-move ;",
+        ": put ( -- ) empty? verify  from 1+ to  not-empty-at? DROP  current-piece-type 1 = verify  drop add-move ;",
+        ": put ( -- ) empty? verify  42 to  piece DROP  drop add-move ;",
+        ": put ( -- ) empty? verify  current-player from change-owner-at  1 from 2 - change-type-at  drop  1 partial-move-type  add-move ;",
+        ": put ( -- ) empty? verify  drop  $FirstMove DUP IF .moveType @ DROP ELSE DROP THEN  add-move  stalemate? verify ;",
+    ] {
+        for strict in [false, true] {
+            let interpreted = game_outcome(JitMode::Off, strict, words);
+            let native = game_outcome(JitMode::All, strict, words);
+            assert_eq!(interpreted, native, "{words} (strict: {strict})");
+        }
+    }
+}

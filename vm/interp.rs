@@ -16,7 +16,7 @@ use crate::error::{ErrorKind, VmError, VmResult};
 use crate::game::generate::player_index;
 use crate::game::PLAYER_MASK;
 use crate::ops::{Addr, Op};
-use crate::vm::{Frame, Stacks, Vm, HOST_RETURN};
+use crate::vm::{DirectFn, Frame, HostRun, Stacks, Vm, HOST_RETURN};
 
 /// How deeply `run` may nest inside native words.
 pub const MAX_RUN_NESTING: u32 = 128;
@@ -95,8 +95,11 @@ impl Vm {
     /// located and traced as the dispatch loop returns it.
     pub(crate) fn host_step(&mut self, id: u32, at: Addr) -> VmResult<()> {
         self.host_ip = at;
-        let f = self.hosts[id as usize].f;
-        match f(self) {
+        let result = match self.hosts[id as usize].run {
+            HostRun::Vm(f) => f(self),
+            HostRun::Direct { f, ins, outs } => self.run_direct(f, ins, outs),
+        };
+        match result {
             Ok(()) => Ok(()),
             Err(e) if e.is_control() => Err(e),
             Err(mut e) if e.is_located() => {
@@ -105,6 +108,24 @@ impl Vm {
             }
             Err(e) => Err(self.error_at(at, e)),
         }
+    }
+
+    /// A direct word as the interpreter runs it: its arguments popped, its
+    /// result pushed.
+    fn run_direct(&mut self, f: DirectFn, ins: u8, outs: u8) -> VmResult<()> {
+        let (a, b) = match ins {
+            0 => (0, 0),
+            1 => (self.pop()?, 0),
+            _ => {
+                let b = self.pop()?;
+                (self.pop()?, b)
+            }
+        };
+        let r = f(self, a, b)?;
+        if outs > 0 {
+            self.push(r)?;
+        }
+        Ok(())
     }
 
     /// Adds the "called from" line(s) for the call instruction at `site`.
@@ -1151,3 +1172,4 @@ impl Vm {
         }
     }
 }
+

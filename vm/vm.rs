@@ -95,13 +95,62 @@ pub struct StackFrame {
 
 pub type HostFn = fn(&mut Vm) -> VmResult<()>;
 
+/// The Rust of a direct word ( a b -- r ): its arguments (`a` the deeper
+/// one; with one argument, `a`; 0 for those it has not) and its result.
+/// It reads and records game state and data-space contents only: it runs
+/// no script, touches no stack, and on an error has changed nothing (native
+/// code then leaves the word to the interpreter, which runs it again and
+/// reports the error). Native code calls it with its arguments in
+/// registers, without handing the VM's state over.
+pub type DirectFn = fn(&mut Vm, i32, i32) -> VmResult<i32>;
+
+/// What a native word runs.
+#[derive(Clone, Copy)]
+pub enum HostRun {
+    /// Rust with the whole VM: it pops its arguments and pushes its results.
+    Vm(HostFn),
+    /// A direct word, with its number of arguments (at most 2) and results
+    /// (at most 1).
+    Direct { f: DirectFn, ins: u8, outs: u8 },
+}
+
 /// A native word: Rust code with access to the whole VM.
 pub struct HostWord {
     pub name: &'static str,
-    pub f: HostFn,
+    pub run: HostRun,
     pub effect: &'static str,
     pub immediate: bool,
     pub compile_only: bool,
+}
+
+/// A native word that runs as it is: the common kind.
+pub fn word(name: &'static str, effect: &'static str, f: HostFn) -> HostWord {
+    HostWord { name, run: HostRun::Vm(f), effect, immediate: false, compile_only: false }
+}
+
+/// A direct native word (`DirectFn`); its arity comes from `effect`.
+pub fn direct(name: &'static str, effect: &'static str, f: DirectFn) -> HostWord {
+    let (ins, outs) = effect_arity(effect).filter(|&(i, o)| i <= 2 && o <= 1).unwrap_or_else(|| panic!("direct word {name}: effect {effect} takes at most 2 cells and leaves at most 1"));
+    HostWord { name, run: HostRun::Direct { f, ins: ins as u8, outs: outs as u8 }, effect, immediate: false, compile_only: false }
+}
+
+/// A declared effect `( a b -- c )` as the cells it takes and leaves;
+/// `None` for anything but plain names (variable counts, parsed input,
+/// alternatives).
+pub fn effect_arity(effect: &str) -> Option<(u32, u32)> {
+    let inner = effect.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let (before, after) = inner.split_once("--")?;
+    let count = |s: &str| -> Option<u32> {
+        let mut n = 0;
+        for w in s.split_whitespace() {
+            if w.contains(['.', '|', '"', '*', '\\', '{', '}', '(', '[']) {
+                return None;
+            }
+            n += 1;
+        }
+        Some(n)
+    };
+    Some((count(before)?, count(after)?))
 }
 
 /// A source being interpreted (LOAD nests these).

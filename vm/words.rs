@@ -9,20 +9,17 @@ use crate::dictionary::WordKind;
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::memory::{BASE_ADDR, STATE_ADDR};
 use crate::ops::Op;
-use crate::vm::{Control, HostWord, Vm};
+use crate::vm::{word, Control, HostRun, HostWord, Vm};
 
-fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
-    HostWord { name, f, effect, immediate: false, compile_only: false }
-}
 
 /// Immediate and compile-only: control structures and compiler words.
 fn compiler(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
-    HostWord { name, f, effect, immediate: true, compile_only: true }
+    HostWord { name, run: HostRun::Vm(f), effect, immediate: true, compile_only: true }
 }
 
 /// Immediate, and meaningful in both states.
 fn immediate(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
-    HostWord { name, f, effect, immediate: true, compile_only: false }
+    HostWord { name, run: HostRun::Vm(f), effect, immediate: true, compile_only: false }
 }
 
 pub fn register(vm: &mut Vm) {

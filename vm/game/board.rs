@@ -210,9 +210,26 @@ impl Board {
         Ok(mem.fetch(self.cell_addr(pos))?)
     }
 
+    /// Every position's cell, for a scan.
+    pub fn cells<'m>(&self, mem: &'m Memory) -> VmResult<Cells<'m>> {
+        Ok(Cells(mem.slice(self.cell_addr(0), 4 * self.positions as i32)?))
+    }
+
     #[inline]
     pub fn set(&self, mem: &mut Memory, pos: i32, value: i32) -> VmResult<()> {
         self.check(pos)?;
         Ok(mem.store(self.cell_addr(pos), value)?)
+    }
+}
+
+/// The board's cells in data space, read in place.
+pub struct Cells<'m>(&'m [u8]);
+
+impl Cells<'_> {
+    /// The content at `pos` (a position of the board).
+    #[inline]
+    pub fn get(&self, pos: usize) -> i32 {
+        let c = &self.0[4 * pos..4 * pos + 4];
+        i32::from_le_bytes([c[0], c[1], c[2], c[3]])
     }
 }

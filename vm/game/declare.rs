@@ -11,7 +11,7 @@ use super::{Engine, MoveListDecl, PieceDecl, PlayerDecl, Turn, NEUTRAL, PLAYER_B
 use crate::dictionary::WordKind;
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::ops::Op;
-use crate::vm::{HostWord, Vm};
+use crate::vm::{word, Vm};
 
 /// Declaration blocks that are open, with what they have collected.
 #[derive(Default)]
@@ -55,9 +55,6 @@ fn err(msg: impl Into<String>) -> VmError {
     ErrorKind::Game(msg.into()).into()
 }
 
-fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
-    HostWord { name, f, effect, immediate: false, compile_only: false }
-}
 
 impl Vm {
     fn read_name(&mut self, after: &str) -> VmResult<String> {

@@ -11,8 +11,8 @@
 use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::jit::MoveWordEnd;
-use crate::vm::{HostWord, Vm};
+use crate::jit::{MoveWordEnd, MoveWords};
+use crate::vm::{direct, word, Vm};
 
 /// The state move words see.
 #[derive(Default)]
@@ -39,11 +39,20 @@ pub struct Context {
     /// Buffers of nested generations, kept for the next one (a search
     /// generates at every node: it must not allocate each time).
     spare: Vec<Vec<Action>>,
-    /// The move words each generation runs, (xt, move type) by piece
-    /// type; nested generations stack theirs on top.
-    plan: Vec<(u32, i32)>,
+    /// The move words each generation runs, by piece type; nested
+    /// generations stack theirs on top.
+    plan: Vec<Planned>,
     /// Where each piece type's moves, then its drops, end in `plan`.
     plan_ends: Vec<usize>,
+}
+
+/// A move word a generation runs.
+#[derive(Clone, Copy)]
+struct Planned {
+    xt: u32,
+    /// Its code (looked up once per generation, not at every square).
+    entry: crate::ops::Addr,
+    move_type: i32,
 }
 
 /// What a nested generation must put back.
@@ -141,8 +150,9 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
     for piece in &g.pieces[..piece_limit] {
         for lists in [&piece.moves, &piece.drops] {
             for &list in lists.iter() {
-                let entries = g.move_lists[list].entries.iter();
-                g.gen.plan.extend(entries.filter(|&&(_, t)| of_type == 0 || t == of_type));
+                let entries = g.move_lists[list].entries.iter().filter(|&&(_, t)| of_type == 0 || t == of_type);
+                let words = &vm.dict.words;
+                g.gen.plan.extend(entries.map(|&(xt, move_type)| Planned { xt, entry: words.get(xt as usize).map_or(0, |w| w.entry), move_type }));
             }
             g.gen.plan_ends.push(g.gen.plan.len());
         }
@@ -155,6 +165,13 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
 
 /// Runs the plan at `base` (its ends at `ends`) for `types` piece types.
 fn run_plan(vm: &mut Vm, base: usize, ends: usize, types: usize) -> VmResult<()> {
+    let mut batch = MoveWords::begin(vm);
+    let result = run_plan_in(vm, &mut batch, base, ends, types);
+    batch.end(vm);
+    result
+}
+
+fn run_plan_in(vm: &mut Vm, batch: &mut MoveWords, base: usize, ends: usize, types: usize) -> VmResult<()> {
     let positions = vm.game.board.scan_positions();
     let for_player = vm.game.gen.for_player;
     let range = |vm: &Vm, t: usize, drops: bool| {
@@ -163,19 +180,25 @@ fn run_plan(vm: &mut Vm, base: usize, ends: usize, types: usize) -> VmResult<()>
         let start = if i == 0 { base } else { e[ends + i - 1] };
         start..e[ends + i]
     };
-    // Moves of the pieces on the board.
-    for pos in 0..positions as i32 {
-        let content = vm.game.board.get(&vm.mem, pos)?;
-        if content == 0 || content & PLAYER_MASK != for_player {
-            continue;
-        }
+    // Moves of the pieces on the board, read as the scan reaches them (a
+    // move word may have stored into the board).
+    let mut next = 0;
+    loop {
+        let found = {
+            let cells = vm.game.board.cells(&vm.mem)?;
+            (next..positions).find(|&pos| {
+                let content = cells.get(pos);
+                let t = (content & PIECE_TYPE_MASK) as usize;
+                content != 0 && content & PLAYER_MASK == for_player && t != 0 && t <= types
+            })
+        };
+        let Some(pos) = found else { break };
+        next = pos + 1;
+        let content = vm.game.board.get(&vm.mem, pos as i32)?;
         let t = (content & PIECE_TYPE_MASK) as usize;
-        if t == 0 || t > types {
-            continue;
-        }
         for i in range(vm, t, false) {
-            let (xt, move_type) = vm.game.gen.plan[i];
-            run_move_word(vm, xt, move_type, pos, content, false)?;
+            let planned = vm.game.gen.plan[i];
+            run_move_word(vm, batch, planned, pos as i32, content, false)?;
         }
     }
     // Drops of every piece type at every position.
@@ -187,65 +210,82 @@ fn run_plan(vm: &mut Vm, base: usize, ends: usize, types: usize) -> VmResult<()>
         let piece = t as i32 | for_player;
         for pos in 0..positions as i32 {
             for i in words.clone() {
-                let (xt, move_type) = vm.game.gen.plan[i];
-                run_move_word(vm, xt, move_type, pos, piece, true)?;
+                let planned = vm.game.gen.plan[i];
+                run_move_word(vm, batch, planned, pos, piece, true)?;
             }
         }
     }
     Ok(())
 }
 
-fn run_move_word(vm: &mut Vm, xt: u32, move_type: i32, pos: i32, piece: i32, drop: bool) -> VmResult<()> {
+fn run_move_word(vm: &mut Vm, batch: &mut MoveWords, planned: Planned, pos: i32, piece: i32, drop: bool) -> VmResult<()> {
     let g = &mut vm.game.gen;
     g.active = true;
     g.from = pos;
     g.here = pos;
     g.piece = piece;
-    g.move_type = move_type;
+    g.move_type = planned.move_type;
     g.partial = NOT_PARTIAL;
     g.actions.clear();
-    // `--max-steps` bounds each move word the host runs: a runaway one is
-    // caught without limiting how long a whole perft or game may run.
-    // Script that generates moves itself shares its caller's budget.
-    if vm.run_nesting == 0 {
-        vm.refill_steps();
-    }
-    // Its own stack frame: whatever the word leaves (or takes from below
-    // its base, which reads as zeros) stays out of its caller's stack.
-    let frame = vm.enter_frame()?;
-    let result = match vm.jit_move_word(xt) {
-        MoveWordEnd::NotNative => vm.execute(xt),
-        MoveWordEnd::Done | MoveWordEnd::Verify => Ok(()),
-        MoveWordEnd::Failed(e) => Err(e),
+    let (result, tolerant) = match batch.run(vm, planned.entry) {
+        (MoveWordEnd::Done | MoveWordEnd::Verify, _) => (Ok(()), true),
+        (MoveWordEnd::Failed(e), tolerant) => (Err(e), tolerant),
+        (MoveWordEnd::NotNative, _) => {
+            batch.suspend(vm);
+            // `--max-steps` bounds each move word the host runs: a runaway
+            // one is caught without limiting how long a whole perft or
+            // game may run. Script that generates moves itself shares its
+            // caller's budget.
+            if vm.run_nesting == 0 {
+                vm.refill_steps();
+            }
+            // Its own stack frame: whatever the word leaves (or takes from
+            // below its base, which reads as zeros) stays out of its
+            // caller's stack.
+            let frame = vm.enter_frame()?;
+            let result = vm.execute(planned.xt);
+            let tolerant = vm.tolerant;
+            vm.leave_frame(frame);
+            batch.resume(vm);
+            (result, tolerant)
+        }
     };
-    let tolerant = vm.tolerant;
-    vm.leave_frame(frame);
     vm.game.gen.active = false;
     match result {
         Ok(()) => Ok(()),
-        Err(e) if matches!(e.kind, ErrorKind::Verify) => Ok(()),
-        Err(e) if e.is_control() => Err(e),
-        Err(mut e) => {
-            let what = if drop { "drop" } else { "move" };
-            e.trace.push(format!(
-                "in {what} word `{}` for {}'s {} at {} (generating the moves of {})",
-                vm.dict.word(xt).display_name(),
-                vm.game.player_name(piece),
-                vm.game.piece_name(piece & PIECE_TYPE_MASK),
-                vm.game.board.name(pos),
-                vm.game.player_name(vm.game.gen.player),
-            ));
-            // Limits on runaway code (the step budget, stack depths,
-            // nesting) are never a sloppiness of the original's to forgive.
-            if !tolerant || e.kind.is_resource_limit() {
-                return Err(e);
-            }
-            // The original ran on past such errors; the word ends as a
-            // failed `verify` would.
-            vm.warn_error(&e, "the move word ends as a failed `verify` would: the moves it added stay, as in the original Axiom");
-            Ok(())
-        }
+        Err(e) => move_word_failed(vm, e, tolerant, planned.xt, pos, piece, drop),
     }
+}
+
+/// A move word ended with an error: a failed `verify` is how most end;
+/// others get the move word's place in their backtrace and are forgiven
+/// (with a warning) where the original was tolerant.
+#[cold]
+fn move_word_failed(vm: &mut Vm, mut e: VmError, tolerant: bool, xt: u32, pos: i32, piece: i32, drop: bool) -> VmResult<()> {
+    if matches!(e.kind, ErrorKind::Verify) {
+        return Ok(());
+    }
+    if e.is_control() {
+        return Err(e);
+    }
+    let what = if drop { "drop" } else { "move" };
+    e.trace.push(format!(
+        "in {what} word `{}` for {}'s {} at {} (generating the moves of {})",
+        vm.dict.word(xt).display_name(),
+        vm.game.player_name(piece),
+        vm.game.piece_name(piece & PIECE_TYPE_MASK),
+        vm.game.board.name(pos),
+        vm.game.player_name(vm.game.gen.player),
+    ));
+    // Limits on runaway code (the step budget, stack depths, nesting) are
+    // never a sloppiness of the original's to forgive.
+    if !tolerant || e.kind.is_resource_limit() {
+        return Err(e);
+    }
+    // The original ran on past such errors; the word ends as a failed
+    // `verify` would.
+    vm.warn_error(&e, "the move word ends as a failed `verify` would: the moves it added stay, as in the original Axiom");
+    Ok(())
 }
 
 impl Vm {
@@ -294,7 +334,9 @@ impl Vm {
     /// Records an edit while a move is being built; applies it otherwise.
     /// An edit of a position off the board is an error, or (tolerant)
     /// dropped with a warning.
-    fn edit(&mut self, a: Action) -> VmResult<()> {
+    /// Records (or, outside generation, applies) an edit; answers 0, as a
+    /// direct word.
+    fn edit(&mut self, a: Action) -> VmResult<i32> {
         let positions = match a {
             Action::Move { from, to } => [from, to],
             Action::Capture(pos) | Action::Place { pos, .. } | Action::ChangeType { pos, .. } | Action::ChangeOwner { pos, .. } => [pos, pos],
@@ -302,20 +344,20 @@ impl Vm {
         };
         if let Some(&bad) = positions.iter().find(|&&p| !self.game.board.valid(p)) {
             let kind = self.game.board.no_such_position(bad);
-            return self.tolerate(kind, "the edit is dropped, as the original wrote off the board");
+            self.tolerate(kind, "the edit is dropped, as the original wrote off the board")?;
+            return Ok(0);
         }
         if self.game.gen.active {
             self.game.gen.record(a);
-            Ok(())
         } else {
-            self.apply_edit(a)
+            self.apply_edit(a)?;
         }
+        Ok(0)
     }
 
     /// A position for `to` and `home`: off the board is an error, or
     /// (tolerant) taken as it is: queries there read empty squares.
-    fn position_arg(&mut self) -> VmResult<i32> {
-        let pos = self.pop()?;
+    fn position_arg(&mut self, pos: i32) -> VmResult<i32> {
         if !self.game.board.valid(pos) {
             let kind = self.game.board.no_such_position(pos);
             self.tolerate(kind, "queries there read empty squares, as in the original Axiom")?;
@@ -332,9 +374,6 @@ fn flag(b: bool) -> i32 {
     }
 }
 
-fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
-    HostWord { name, f, effect, immediate: false, compile_only: false }
-}
 
 fn here(vm: &Vm) -> i32 {
     vm.game.gen.here
@@ -347,49 +386,29 @@ fn game_error(msg: impl Into<String>) -> VmError {
 pub fn register(vm: &mut Vm) {
     let table = [
         // ---- where we are ----
-        word("to", "( pos -- )", |vm| {
-            let pos = vm.position_arg()?;
-            vm.game.gen.here = pos;
-            Ok(())
+        direct("to", "( pos -- )", |vm, pos, _| {
+            vm.game.gen.here = vm.position_arg(pos)?;
+            Ok(0)
         }),
-        word("home", "( pos -- )", |vm| {
-            let pos = vm.position_arg()?;
-            vm.game.gen.from = pos;
-            Ok(())
+        direct("home", "( pos -- )", |vm, pos, _| {
+            vm.game.gen.from = vm.position_arg(pos)?;
+            Ok(0)
         }),
-        word("on-board?", "( pos -- ? )", |vm| {
-            let pos = vm.pop()?;
-            let ok = vm.game.board.valid(pos);
-            vm.push(flag(ok))
-        }),
+        direct("on-board?", "( pos -- ? )", |vm, pos, _| Ok(flag(vm.game.board.valid(pos)))),
         // ---- queries at `here` ----
-        word("neutral-piece?", "( -- ? )", |vm| {
+        direct("neutral-piece?", "( -- ? )", |vm, _, _| {
             let c = vm.content(here(vm))?;
-            vm.push(flag(c != 0 && c & NEUTRAL != 0))
+            Ok(flag(c != 0 && c & NEUTRAL != 0))
         }),
-        word("piece", "( -- piece )", |vm| {
+        direct("piece", "( -- piece )", |vm, _, _| vm.content(here(vm))),
+        direct("piece-type", "( -- type )", |vm, _, _| Ok(vm.content(here(vm))? & PIECE_TYPE_MASK)),
+        direct("player", "( -- player )", |vm, _, _| Ok(vm.content(here(vm))? & PLAYER_MASK)),
+        direct("not-piece-type?", "( type -- ? )", |vm, t, _| {
             let c = vm.content(here(vm))?;
-            vm.push(c)
-        }),
-        word("piece-type", "( -- type )", |vm| {
-            let c = vm.content(here(vm))?;
-            vm.push(c & PIECE_TYPE_MASK)
-        }),
-        word("player", "( -- player )", |vm| {
-            let c = vm.content(here(vm))?;
-            vm.push(c & PLAYER_MASK)
-        }),
-        word("not-piece-type?", "( type -- ? )", |vm| {
-            let t = vm.pop()?;
-            let c = vm.content(here(vm))?;
-            vm.push(flag(c & PIECE_TYPE_MASK != t))
+            Ok(flag(c & PIECE_TYPE_MASK != t))
         }),
         // ---- queries at a position ----
-        word("not-empty-at?", "( pos -- ? )", |vm| {
-            let pos = vm.pop()?;
-            let c = vm.content(pos)?;
-            vm.push(flag(c != 0))
-        }),
+        direct("not-empty-at?", "( pos -- ? )", |vm, pos, _| Ok(flag(vm.content(pos)? != 0))),
         word("friend-at?", "( pos -- ? )", |vm| {
             let pos = vm.pop()?;
             let f = vm.is_friend_at(pos, vm.game.gen.player)?;
@@ -400,21 +419,14 @@ pub fn register(vm: &mut Vm) {
             let e = vm.is_enemy_at(pos, vm.game.gen.player)?;
             vm.push(flag(e))
         }),
-        word("neutral-piece-at?", "( pos -- ? )", |vm| {
-            let pos = vm.pop()?;
+        direct("neutral-piece-at?", "( pos -- ? )", |vm, pos, _| {
             let c = vm.content(pos)?;
-            vm.push(flag(c != 0 && c & NEUTRAL != 0))
+            Ok(flag(c != 0 && c & NEUTRAL != 0))
         }),
-        word("piece-type-at", "( pos -- type )", |vm| {
-            let pos = vm.pop()?;
+        direct("piece-type-at", "( pos -- type )", |vm, pos, _| Ok(vm.content(pos)? & PIECE_TYPE_MASK)),
+        direct("not-piece-type-at?", "( pos type -- ? )", |vm, pos, t| {
             let c = vm.content(pos)?;
-            vm.push(c & PIECE_TYPE_MASK)
-        }),
-        word("not-piece-type-at?", "( pos type -- ? )", |vm| {
-            let t = vm.pop()?;
-            let pos = vm.pop()?;
-            let c = vm.content(pos)?;
-            vm.push(flag(c & PIECE_TYPE_MASK != t))
+            Ok(flag(c & PIECE_TYPE_MASK != t))
         }),
         word("friend-of?", "( pos player -- ? )", |vm| {
             let player = vm.pop()?;
@@ -429,16 +441,12 @@ pub fn register(vm: &mut Vm) {
             vm.push(flag(e))
         }),
         // ---- who and what ----
-        word("current-player", "( -- player )", |vm| vm.push(vm.game.gen.player)),
-        word("current-piece", "( -- piece )", |vm| vm.push(vm.game.gen.piece)),
-        word("current-piece-type", "( -- type )", |vm| vm.push(vm.game.gen.piece & PIECE_TYPE_MASK)),
-        word("for-player", "( -- player )", |vm| vm.push(vm.game.gen.for_player)),
-        word("of-type", "( -- type )", |vm| vm.push(vm.game.gen.of_type)),
-        word("piece-value", "( piece -- value )", |vm| {
-            let p = vm.pop()?;
-            let v = piece_value(&vm.game, p);
-            vm.push(v)
-        }),
+        direct("current-player", "( -- player )", |vm, _, _| Ok(vm.game.gen.player)),
+        direct("current-piece", "( -- piece )", |vm, _, _| Ok(vm.game.gen.piece)),
+        direct("current-piece-type", "( -- type )", |vm, _, _| Ok(vm.game.gen.piece & PIECE_TYPE_MASK)),
+        direct("for-player", "( -- player )", |vm, _, _| Ok(vm.game.gen.for_player)),
+        direct("of-type", "( -- type )", |vm, _, _| Ok(vm.game.gen.of_type)),
+        direct("piece-value", "( piece -- value )", |vm, p, _| Ok(piece_value(&vm.game, p))),
         word("material-balance", "( player -- n )", |vm| {
             let player = vm.pop()? & PLAYER_MASK;
             let mut sum = 0i32;
@@ -452,76 +460,48 @@ pub fn register(vm: &mut Vm) {
             vm.push(sum)
         }),
         // ---- edits ----
-        word("move", "( from to -- )", |vm| {
-            let to = vm.pop()?;
-            let from = vm.pop()?;
-            vm.edit(Action::Move { from, to })
-        }),
-        word("capture", "( -- )", |vm| vm.edit(Action::Capture(here(vm)))),
-        word("capture-at", "( pos -- )", |vm| {
-            let pos = vm.pop()?;
-            vm.edit(Action::Capture(pos))
-        }),
-        word("drop", "( -- )", place_current),
-        word("create", "( -- )", place_current),
-        word("create-at", "( pos -- )", |vm| {
-            let pos = vm.pop()?;
-            vm.edit(Action::Place { pos, content: vm.game.gen.piece })
-        }),
-        word("drop-piece", "( type -- )", place_type),
-        word("create-piece-type", "( type -- )", place_type),
-        word("drop-piece-at", "( type pos -- )", place_type_at),
-        word("create-piece-type-at", "( type pos -- )", place_type_at),
-        word("create-player", "( player -- )", |vm| {
-            let p = vm.pop()?;
+        direct("move", "( from to -- )", |vm, from, to| vm.edit(Action::Move { from, to })),
+        direct("capture", "( -- )", |vm, _, _| vm.edit(Action::Capture(here(vm)))),
+        direct("capture-at", "( pos -- )", |vm, pos, _| vm.edit(Action::Capture(pos))),
+        direct("drop", "( -- )", place_current),
+        direct("create", "( -- )", place_current),
+        direct("create-at", "( pos -- )", |vm, pos, _| vm.edit(Action::Place { pos, content: vm.game.gen.piece })),
+        direct("drop-piece", "( type -- )", place_type),
+        direct("create-piece-type", "( type -- )", place_type),
+        direct("drop-piece-at", "( type pos -- )", place_type_at),
+        direct("create-piece-type-at", "( type pos -- )", place_type_at),
+        direct("create-player", "( player -- )", |vm, p, _| {
             let t = vm.game.gen.piece & PIECE_TYPE_MASK;
             vm.edit(Action::Place { pos: here(vm), content: t | p })
         }),
-        word("create-player-at", "( player pos -- )", |vm| {
-            let pos = vm.pop()?;
-            let p = vm.pop()?;
+        direct("create-player-at", "( player pos -- )", |vm, p, pos| {
             let t = vm.game.gen.piece & PIECE_TYPE_MASK;
             vm.edit(Action::Place { pos, content: t | p })
         }),
-        word("create-player-piece-type", "( player type -- )", |vm| {
-            let t = vm.pop()?;
-            let p = vm.pop()?;
-            vm.edit(Action::Place { pos: here(vm), content: t | p })
-        }),
+        direct("create-player-piece-type", "( player type -- )", |vm, p, t| vm.edit(Action::Place { pos: here(vm), content: t | p })),
         word("create-player-piece-type-at", "( player type pos -- )", |vm| {
             let pos = vm.pop()?;
             let t = vm.pop()?;
             let p = vm.pop()?;
-            vm.edit(Action::Place { pos, content: t | p })
+            vm.edit(Action::Place { pos, content: t | p })?;
+            Ok(())
         }),
-        word("change-type", "( type -- )", |vm| {
-            let t = vm.pop()?;
-            vm.edit(Action::ChangeType { pos: here(vm), piece_type: t })
-        }),
-        word("change-type-at", "( type pos -- )", |vm| {
-            let pos = vm.pop()?;
-            let t = vm.pop()?;
-            vm.edit(Action::ChangeType { pos, piece_type: t })
-        }),
-        word("change-owner", "( player -- )", |vm| {
-            let p = vm.pop()?;
-            vm.edit(Action::ChangeOwner { pos: here(vm), player: p })
-        }),
-        word("change-owner-at", "( player pos -- )", |vm| {
-            let pos = vm.pop()?;
-            let p = vm.pop()?;
-            vm.edit(Action::ChangeOwner { pos, player: p })
-        }),
+        direct("change-type", "( type -- )", |vm, t, _| vm.edit(Action::ChangeType { pos: here(vm), piece_type: t })),
+        direct("change-type-at", "( type pos -- )", |vm, t, pos| vm.edit(Action::ChangeType { pos, piece_type: t })),
+        direct("change-owner", "( player -- )", |vm, p, _| vm.edit(Action::ChangeOwner { pos: here(vm), player: p })),
+        direct("change-owner-at", "( player pos -- )", |vm, p, pos| vm.edit(Action::ChangeOwner { pos, player: p })),
         // ---- building the move list ----
-        word("add-move", "( -- )", |vm| add_move(vm, "add-move", false)),
-        word("partial", "( -- )", |vm| {
-            vm.game.gen.partial = 0;
-            Ok(())
+        direct("add-move", "( -- )", |vm, _, _| {
+            add_move(vm, "add-move", false)?;
+            Ok(0)
         }),
-        word("partial-move-type", "( type -- )", |vm| {
-            let t = vm.pop()?;
+        direct("partial", "( -- )", |vm, _, _| {
+            vm.game.gen.partial = 0;
+            Ok(0)
+        }),
+        direct("partial-move-type", "( type -- )", |vm, t, _| {
             vm.game.gen.partial = t.max(0);
-            Ok(())
+            Ok(0)
         }),
         // The original's `Pass`: `add-move` of the move built so far
         // (usually nothing; a `COMPILE`d word runs when it is played), at
@@ -567,21 +547,18 @@ fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
 }
 
 /// `drop` / `create`: the current piece at `here`.
-fn place_current(vm: &mut Vm) -> VmResult<()> {
+fn place_current(vm: &mut Vm, _: i32, _: i32) -> VmResult<i32> {
     vm.edit(Action::Place { pos: here(vm), content: vm.game.gen.piece })
 }
 
 /// `drop-piece` / `create-piece-type ( type -- )`: a piece of the moving
 /// side at `here`.
-fn place_type(vm: &mut Vm) -> VmResult<()> {
-    let t = vm.pop()?;
+fn place_type(vm: &mut Vm, t: i32, _: i32) -> VmResult<i32> {
     vm.edit(Action::Place { pos: here(vm), content: t | vm.game.gen.for_player })
 }
 
 /// `drop-piece-at` / `create-piece-type-at ( type pos -- )`.
-fn place_type_at(vm: &mut Vm) -> VmResult<()> {
-    let pos = vm.pop()?;
-    let t = vm.pop()?;
+fn place_type_at(vm: &mut Vm, t: i32, pos: i32) -> VmResult<i32> {
     vm.edit(Action::Place { pos, content: t | vm.game.gen.for_player })
 }
 

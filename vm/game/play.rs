@@ -10,7 +10,7 @@ use super::generate::generate;
 use super::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
 use super::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::vm::{HostWord, Vm};
+use crate::vm::{direct, word, Vm};
 
 /// Where the game is in its turn order.
 #[derive(Clone, Copy, Debug)]
@@ -571,9 +571,6 @@ fn game_error(msg: impl Into<String>) -> VmError {
     ErrorKind::Game(msg.into()).into()
 }
 
-fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
-    HostWord { name, f, effect, immediate: false, compile_only: false }
-}
 
 impl Vm {
     /// A move handle from a script: its index in the move arena.
@@ -607,16 +604,13 @@ pub fn register(vm: &mut Vm) {
     vm.reserve_game_cells();
     let table = [
         // ---- the move list ----
-        word("move-count", "( -- n )", |vm| vm.push(vm.game.store.count() as i32)),
-        word("stalemate?", "( -- ? )", |vm| vm.push(if vm.game.store.count() == 0 { -1 } else { 0 })),
-        word("$FirstMove", "( -- m )", |vm| {
+        direct("move-count", "( -- n )", |vm, _, _| Ok(vm.game.store.count() as i32)),
+        direct("stalemate?", "( -- ? )", |vm, _, _| Ok(if vm.game.store.count() == 0 { -1 } else { 0 })),
+        direct("$FirstMove", "( -- m )", |vm, _, _| {
             let r = vm.game.store.current();
-            vm.push(if r.is_empty() { 0 } else { r.start as i32 + 1 })
+            Ok(if r.is_empty() { 0 } else { r.start as i32 + 1 })
         }),
-        word("$NextMove", "( m -- m' )", |vm| {
-            let m = vm.pop()?;
-            vm.push(vm.game.store.next_handle(m))
-        }),
+        direct("$NextMove", "( m -- m' )", |vm, m, _| Ok(vm.game.store.next_handle(m))),
         // The original's variable: `$movesList @` is the current list's
         // header, cell 1 its move count, cell 2 its first move. Each
         // nesting depth has a header of its own, so a header an engine
@@ -652,20 +646,18 @@ pub fn register(vm: &mut Vm) {
             stored?;
             vm.push(addr as i32)
         }),
-        word(".moveCFA", "( m -- xt )", |vm| {
-            let m = vm.pop()?;
+        direct(".moveCFA", "( m -- xt )", |vm, m, _| {
             let i = vm.move_index(m, ".moveCFA")?;
-            vm.push(MOVE_XT_BASE + i as i32)
+            Ok(MOVE_XT_BASE + i as i32)
         }),
-        word(".moveType", "( m -- addr )", |vm| {
-            let m = vm.pop()?;
+        direct(".moveType", "( m -- addr )", |vm, m, _| {
             let i = vm.move_index(m, ".moveType")?;
             let t = vm.game.store.moves[i].move_type;
             let g = &mut vm.game;
             let addr = g.move_type_cells + (g.move_type_next % MOVE_TYPE_RING) * 4;
-            g.move_type_next = g.move_type_next.wrapping_add(1);
             vm.mem.store(addr as i32, t)?;
-            vm.push(addr as i32)
+            vm.game.move_type_next = vm.game.move_type_next.wrapping_add(1);
+            Ok(addr as i32)
         }),
         word("$GenerateMoves", "( player opp? type -- )", |vm| {
             let t = vm.pop()?;

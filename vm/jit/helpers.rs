@@ -95,6 +95,19 @@ pub unsafe extern "C" fn host(ctx: *mut JitCtx, id: i32, at: i32) -> i64 {
     }
 }
 
+/// A direct word (`HostRun::Direct`) on arguments `a`, `b`: its result,
+/// or `REFUSE` when it failed (having changed nothing, it is run again by
+/// the interpreter, which reports the error).
+pub unsafe extern "C" fn direct(ctx: *mut JitCtx, id: i32, at: i32, a: i32, b: i32) -> i64 {
+    let vm = unsafe { vm(ctx) };
+    let Some(&crate::vm::HostRun::Direct { f, .. }) = vm.hosts.get(id as usize).map(|h| &h.run) else { return REFUSE };
+    vm.host_ip = at as Addr;
+    match f(vm, a, b) {
+        Ok(r) => r as i64,
+        Err(_) => REFUSE,
+    }
+}
+
 /// The entry of the word in DEFER slot `slot`, or `REFUSE` (an unset
 /// slot: the interpreter's to report).
 pub unsafe extern "C" fn deferred(ctx: *mut JitCtx, _: i32, slot: i32) -> i64 {

@@ -17,6 +17,7 @@
 //! outlive a deoptimization: the whole native call chain returns, and the
 //! interpreter carries on from the call frames in `Vm`.
 
+mod generator;
 mod helpers;
 mod shape;
 mod translate;
@@ -25,6 +26,7 @@ use crate::error::{ErrorKind, VmError};
 use crate::ops::Addr;
 use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
 use cranelift_jit::{JITBuilder, JITModule};
+pub(crate) use generator::{MoveWordEnd, MoveWords};
 
 /// When colon definitions get native code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,16 +225,6 @@ pub(crate) fn worth_entering(slot: usize) -> bool {
     slot == 0 || slot >= COUNT_LIMIT
 }
 
-/// How a move word run by `jit_move_word` ended.
-pub(crate) enum MoveWordEnd {
-    /// It has no native code (yet): `execute` it.
-    NotNative,
-    Done,
-    /// A `verify` failed.
-    Verify,
-    Failed(VmError),
-}
-
 /// What became of a call the interpreter offered to native code.
 pub(crate) enum Entered {
     /// No native code for it (yet): interpret it.
@@ -322,53 +314,6 @@ impl Vm {
         self.execute(xt)
     }
 
-    /// Runs move word `xt` for the generator as `execute` would, when it
-    /// has native code: counted as a call from native code (so `auto`
-    /// compiles a move word the generator calls often), and entered
-    /// directly, a failed `verify` ending it without an error to carry.
-    pub(crate) fn jit_move_word(&mut self, xt: u32) -> MoveWordEnd {
-        if self.jit.mode == JitMode::Off {
-            return MoveWordEnd::NotNative;
-        }
-        let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) else { return MoveWordEnd::NotNative };
-        self.jit_cover_code();
-        let Some(f) = self.jit_native(entry, true) else { return MoveWordEnd::NotNative };
-        let base = self.fp;
-        // What `run` would refuse, it reports.
-        if base >= NATIVE_FRAMES || base >= self.config.return_depth || self.run_nesting >= crate::interp::MAX_RUN_NESTING {
-            return MoveWordEnd::NotNative;
-        }
-        let rdepth = self.rdepth;
-        self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
-        self.fp = base + 1;
-        self.run_nesting += 1;
-        let (status, ip) = self.jit_call(f);
-        let result = match status {
-            // It returned through its host frame.
-            DONE => Ok(()),
-            VERIFY => {
-                self.fp = base;
-                self.rdepth = rdepth;
-                self.run_nesting -= 1;
-                return MoveWordEnd::Verify;
-            }
-            DEOPT => {
-                let r = self.dispatch(ip);
-                self.end_frame(r, base, rdepth)
-            }
-            _ => {
-                let e = self.jit_error();
-                self.end_frame(Err(e), base, rdepth)
-            }
-        };
-        self.run_nesting -= 1;
-        match result {
-            Ok(()) => MoveWordEnd::Done,
-            Err(e) if matches!(e.kind, ErrorKind::Verify) => MoveWordEnd::Verify,
-            Err(e) => MoveWordEnd::Failed(e),
-        }
-    }
-
     /// The native code of the definition at `entry`, compiling it when due
     /// (`from_native`: native code is calling it).
     #[inline]
@@ -429,11 +374,15 @@ impl Vm {
         let (dict, code) = (&self.dict, &self.code);
         let ops_of = |entry: Addr| definition(dict, entry).map(|w| (w.entry..w.end).map(|a| code.op(a)).collect::<Vec<_>>());
         let hosts = &self.hosts;
-        let host_effect = |id: u32| hosts.get(id as usize).filter(|h| !h.immediate && !h.compile_only).and_then(|h| shape::parse_effect(h.effect));
+        let host_effect = |id: u32| hosts.get(id as usize).filter(|h| !h.immediate && !h.compile_only).and_then(|h| crate::vm::effect_arity(h.effect));
         let ops = ops_of(entry)?;
         let module = self.jit.module()?;
         let defers = |slot: u32| self.defers.get(slot as usize).copied().flatten().and_then(|xt| self.dict.words.get(xt as usize)).map(|w| w.entry);
-        match translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers) {
+        let directs = |id: u32| match hosts.get(id as usize).map(|h| h.run) {
+            Some(crate::vm::HostRun::Direct { ins, outs, .. }) => Some((ins as u32, outs as u32)),
+            _ => None,
+        };
+        match translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, &directs) {
             Some((f, fixed)) => {
                 self.jit.compiled += 1;
                 self.jit.fixed += fixed as u32;

@@ -109,23 +109,6 @@ fn op_effect(op: Op, hosts: HostEffects) -> Option<(i32, i32, i32, i32)> {
     })
 }
 
-/// A declared effect `( a b -- c )` as (ins, outs); `None` for anything
-/// but plain names (variable counts, parsed input, alternatives).
-pub(super) fn parse_effect(effect: &str) -> Option<(u32, u32)> {
-    let inner = effect.trim().strip_prefix('(')?.strip_suffix(')')?;
-    let (before, after) = inner.split_once("--")?;
-    let count = |s: &str| -> Option<u32> {
-        let mut n = 0;
-        for w in s.split_whitespace() {
-            if w.contains(['.', '|', '"', '*', '\\', '{', '}', '(', '[']) {
-                return None;
-            }
-            n += 1;
-        }
-        Some(n)
-    };
-    Some((count(before)?, count(after)?))
-}
 
 impl<'a> Shapes<'a> {
     pub fn new(definitions: Definitions<'a>, hosts: HostEffects<'a>, defers: Defers<'a>) -> Self {
@@ -294,11 +277,11 @@ mod tests {
 
     #[test]
     fn declared_effects_parse_when_plain() {
-        assert_eq!(parse_effect("( a b -- c )"), Some((2, 1)));
-        assert_eq!(parse_effect("( -- )"), Some((0, 0)));
-        assert_eq!(parse_effect("( player... -- )"), None);
-        assert_eq!(parse_effect("( \"name\" -- )"), None);
-        assert_eq!(parse_effect("( x -- x | )"), None);
+        assert_eq!(crate::vm::effect_arity("( a b -- c )"), Some((2, 1)));
+        assert_eq!(crate::vm::effect_arity("( -- )"), Some((0, 0)));
+        assert_eq!(crate::vm::effect_arity("( player... -- )"), None);
+        assert_eq!(crate::vm::effect_arity("( \"name\" -- )"), None);
+        assert_eq!(crate::vm::effect_arity("( x -- x | )"), None);
     }
 
     fn shape(ops: &[Op]) -> Option<Effect> {

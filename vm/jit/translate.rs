@@ -49,7 +49,11 @@ const INLINE_DEPTH: usize = 4;
 /// (`definitions` gives those of its callees, to inline short ones);
 /// `None` when it cannot be (the interpreter keeps running it); also says
 /// whether the definition has a fixed stack shape.
-pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers) -> Option<(NativeFn, bool)> {
+/// The host words native code calls directly (`HostRun::Direct`): by
+/// host id, (arguments, results).
+pub(super) type Directs<'a> = &'a dyn Fn(u32) -> Option<(u32, u32)>;
+
+pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, directs: Directs) -> Option<(NativeFn, bool)> {
     if !self_contained(start, ops) {
         return None;
     }
@@ -58,6 +62,9 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     let mut helper_sig = module.make_signature();
     helper_sig.params.extend([AbiParam::new(ptr), AbiParam::new(I32), AbiParam::new(I32)]);
     helper_sig.returns.push(AbiParam::new(I64));
+    let mut direct_sig = module.make_signature();
+    direct_sig.params.extend([AbiParam::new(ptr), AbiParam::new(I32), AbiParam::new(I32), AbiParam::new(I32), AbiParam::new(I32)]);
+    direct_sig.returns.push(AbiParam::new(I64));
 
     let id = module.declare_anonymous_function(&sig).ok()?;
     let fixed;
@@ -69,7 +76,10 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         let itself = module.declare_func_in_func(id, b.func);
         let native_sig = b.import_signature(sig);
         let helper_sig = b.import_signature(helper_sig);
+        let direct_sig = b.import_signature(direct_sig);
         let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops, Shapes::new(definitions, hosts, defers));
+        t.direct_sig = Some(direct_sig);
+        t.directs = directs;
         t.itself = Some(itself);
         t.body();
         fixed = t.fixed;
@@ -185,6 +195,9 @@ struct Translator<'a> {
     ptr: Type,
     native_sig: SigRef,
     helper_sig: SigRef,
+    /// How direct words are called, and which they are.
+    direct_sig: Option<SigRef>,
+    directs: Directs<'a>,
     shapes: Shapes<'a>,
     /// The function has a fixed shape: depths are `d0 + dk`, `r0 + rk`.
     fixed: bool,
@@ -320,6 +333,8 @@ impl<'a> Translator<'a> {
             ptr,
             native_sig,
             helper_sig,
+            direct_sig: None,
+            directs: &|_| None,
             shapes,
             fixed: shape.is_some(),
             shape,
@@ -946,6 +961,38 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// A direct word: its arguments from the stack cells where they are,
+    /// its result into one; nothing is handed over. When it fails, the
+    /// interpreter runs it again (and reports the error).
+    fn direct(&mut self, id: u32, ins: u32, outs: u32, at: Addr) {
+        let Some(sig) = self.direct_sig else {
+            return self.synced(helpers::host, id as i32, at);
+        };
+        self.need(ins, at);
+        if outs > ins {
+            self.room(outs - ins, at);
+        }
+        let zero = self.konst(0);
+        let (a, b) = match ins {
+            0 => (zero, zero),
+            1 => (self.var(self.v.tos), zero),
+            _ => (self.below(1), self.var(self.v.tos)),
+        };
+        let f = self.b.ins().iconst(self.ptr, helpers::direct as *const () as i64);
+        let (id, at_v) = (self.konst(id as i32), self.konst(at as i32));
+        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, id, at_v, a, b]);
+        let r = self.b.inst_results(call)[0];
+        let refused = self.b.ins().icmp_imm_s(IntCC::Equal, r, REFUSE);
+        self.guard(refused, at);
+        let r = self.b.ins().ireduce(I32, r);
+        if ins > 0 {
+            self.drop_n(ins as i64);
+        }
+        if outs > 0 {
+            self.push(r);
+        }
+    }
+
     /// Passes a failure status up; else code that ran elsewhere has
     /// changed the stacks.
     fn check_status(&mut self, s: Value) {
@@ -1175,7 +1222,10 @@ impl<'a> Translator<'a> {
             Op::Execute => self.execute(at),
             Op::Deferred(slot) => self.deferred(slot, at),
             Op::SetDefer(slot) => self.synced(helpers::set_defer, slot as i32, at),
-            Op::Host(id) => self.synced(helpers::host, id as i32, at),
+            Op::Host(id) => match (self.directs)(id) {
+                Some((ins, outs)) => self.direct(id, ins, outs, at),
+                None => self.synced(helpers::host, id as i32, at),
+            },
             Op::DoesSet(t) => self.synced(helpers::does, t as i32, at),
             Op::CompileXt(xt) => self.synced(helpers::compile_xt, xt as i32, at),
             Op::DotQuote(a) => self.synced(helpers::dot_quote, a as i32, at),

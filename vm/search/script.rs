@@ -4,7 +4,7 @@
 //! board clones balanced and name its choice with `BestMove!`.
 
 use crate::error::{ErrorKind, VmResult};
-use crate::vm::{HostWord, Vm};
+use crate::vm::{word, Vm};
 
 pub fn choose(vm: &mut Vm, engine: u32) -> VmResult<usize> {
     let name = vm.game.engine_names.get(engine as usize).cloned().unwrap_or_default();
@@ -25,9 +25,6 @@ pub fn choose(vm: &mut Vm, engine: u32) -> VmResult<usize> {
         .ok_or_else(|| ErrorKind::Game(format!("the engine `{name}` chose `{text}`, which is not a legal move")).into())
 }
 
-fn word(name: &'static str, effect: &'static str, f: fn(&mut Vm) -> VmResult<()>) -> HostWord {
-    HostWord { name, f, effect, immediate: false, compile_only: false }
-}
 
 impl Vm {
     /// Copies the counted string on the stack into `slot`, reusing its
