@@ -50,8 +50,8 @@ pub struct Context {
 #[derive(Clone, Copy)]
 struct Planned {
     xt: u32,
-    /// Its code (looked up once per generation, not at every square).
-    entry: crate::ops::Addr,
+    /// Its native code, looked up once per generation (0: none).
+    native: crate::jit::NativeFn,
     move_type: i32,
 }
 
@@ -151,10 +151,15 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
         for lists in [&piece.moves, &piece.drops] {
             for &list in lists.iter() {
                 let entries = g.move_lists[list].entries.iter().filter(|&&(_, t)| of_type == 0 || t == of_type);
-                let words = &vm.dict.words;
-                g.gen.plan.extend(entries.map(|&(xt, move_type)| Planned { xt, entry: words.get(xt as usize).map_or(0, |w| w.entry), move_type }));
+                g.gen.plan.extend(entries.map(|&(xt, move_type)| Planned { xt, native: 0, move_type }));
             }
             g.gen.plan_ends.push(g.gen.plan.len());
+        }
+    }
+    for i in base..vm.game.gen.plan.len() {
+        let xt = vm.game.gen.plan[i].xt;
+        if let Some(entry) = vm.dict.words.get(xt as usize).map(|w| w.entry) {
+            vm.game.gen.plan[i].native = vm.jit_move_word(entry);
         }
     }
     let result = run_plan(vm, base, ends, piece_limit);
@@ -181,8 +186,10 @@ fn run_plan_in(vm: &mut Vm, batch: &mut MoveWords, base: usize, ends: usize, typ
         start..e[ends + i]
     };
     // Moves of the pieces on the board, read as the scan reaches them (a
-    // move word may have stored into the board).
-    let mut next = 0;
+    // move word may have stored into the board); no scan when no piece
+    // type has a move word (a game of drops).
+    let moving = (1..=types).any(|t| !range(vm, t, false).is_empty());
+    let mut next = if moving { 0 } else { positions };
     loop {
         let found = {
             let cells = vm.game.board.cells(&vm.mem)?;
@@ -227,7 +234,7 @@ fn run_move_word(vm: &mut Vm, batch: &mut MoveWords, planned: Planned, pos: i32,
     g.move_type = planned.move_type;
     g.partial = NOT_PARTIAL;
     g.actions.clear();
-    let (result, tolerant) = match batch.run(vm, planned.entry) {
+    let (result, tolerant) = match batch.run(vm, planned.native) {
         (MoveWordEnd::Done | MoveWordEnd::Verify, _) => (Ok(()), true),
         (MoveWordEnd::Failed(e), tolerant) => (Err(e), tolerant),
         (MoveWordEnd::NotNative, _) => {

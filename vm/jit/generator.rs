@@ -14,7 +14,7 @@
 //! Owns `MoveWords`; touches the VM's stacks, frames and step budget,
 //! never the game state (the generator sets `from`, `here`… itself).
 
-use super::{JitCtx, JitMode, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
+use super::{JitCtx, JitMode, NativeFn, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
 use crate::error::{ErrorKind, VmError};
 use crate::vm::{Frame, StackFrame, Vm, HOST_RETURN};
 
@@ -40,9 +40,24 @@ pub(crate) struct MoveWords {
     /// The host frame's index; move words start at `base + 1`.
     base: u32,
     rdepth: u32,
-    /// Each move word gets a fresh step budget (the host runs it), or
-    /// they share their caller's.
-    refill: bool,
+    /// Each move word gets a fresh step budget (the host runs it):
+    /// `(steps_left, steps_reserve)` as `refill_steps` sets them; or
+    /// (`None`) they share their caller's.
+    refill: Option<(u64, u64)>,
+}
+
+impl Vm {
+    /// The native code of the move word whose code starts at `entry` (0:
+    /// none yet), for a generation to run it with `MoveWords::run`: a
+    /// call counted as from native code, so `auto` compiles a move word
+    /// the generator runs often.
+    pub(crate) fn jit_move_word(&mut self, entry: crate::ops::Addr) -> NativeFn {
+        if self.jit.mode == JitMode::Off {
+            return 0;
+        }
+        self.jit_cover_code();
+        self.jit_native(entry, true).unwrap_or(0)
+    }
 }
 
 impl MoveWords {
@@ -50,7 +65,14 @@ impl MoveWords {
     /// room: every move word then runs as `execute` runs it, which
     /// reports what there is to report).
     pub(crate) fn begin(vm: &mut Vm) -> MoveWords {
-        let mut batch = MoveWords { caller: None, tos: 0, base: 0, rdepth: 0, refill: vm.run_nesting == 0 };
+        let refill = (vm.run_nesting == 0).then(|| {
+            let saved = (vm.steps_left, vm.steps_reserve);
+            vm.refill_steps();
+            let fresh = (vm.steps_left, vm.steps_reserve);
+            (vm.steps_left, vm.steps_reserve) = saved;
+            fresh
+        });
+        let mut batch = MoveWords { caller: None, tos: 0, base: 0, rdepth: 0, refill };
         batch.resume(vm);
         batch
     }
@@ -92,16 +114,15 @@ impl MoveWords {
         self.suspend(vm);
     }
 
-    /// Runs the move word whose code starts at `entry` (the generator has
-    /// set up its context) in native code when it has some. `tolerant` is
-    /// its frame's tolerance.
-    pub(crate) fn run(&mut self, vm: &mut Vm, entry: crate::ops::Addr) -> (MoveWordEnd, bool) {
-        if self.caller.is_none() {
+    /// Runs a move word (the generator has set up its context) in its
+    /// native code `f` (from `Vm::jit_move_word`; 0: it has none).
+    /// `tolerant` is its frame's tolerance.
+    pub(crate) fn run(&mut self, vm: &mut Vm, f: NativeFn) -> (MoveWordEnd, bool) {
+        if self.caller.is_none() || f == 0 {
             return (MoveWordEnd::NotNative, false);
         }
-        let Some(f) = vm.jit_native(entry, true) else { return (MoveWordEnd::NotNative, false) };
-        if self.refill {
-            vm.refill_steps();
+        if let Some((left, reserve)) = self.refill {
+            (vm.steps_left, vm.steps_reserve) = (left, reserve);
         }
         // As `enter_frame` leaves it, whatever a word before this one did.
         vm.tolerant = !vm.config.strict;
