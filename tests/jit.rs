@@ -212,3 +212,67 @@ fn direct_game_words_fail_and_warn_as_the_interpreters_do() {
         }
     }
 }
+
+/// The game words random move words are made of: direct ones, script
+/// runners (a nested generation), queries and names of the game below.
+const MOVE_WORDS: &[&str] = &[
+    "from", "here", "back", "to", "home", "empty?", "not-empty?", "friend?", "enemy?", "verify", "add-move", "move",
+    "capture", "capture-at", "drop", "create", "create-at", "drop-piece", "change-type", "change-owner-at", "partial",
+    "partial-move-type", "Pass", "n", "s", "e", "w", "a1", "b2", "c3", "Man", "A", "B", "piece-at", "player-at",
+    "empty-at?", "piece-type-at", "not-empty-at?", "current-player", "current-piece-type", "on-board?", "stalemate?",
+    "move-count", "COMPILE-LITERAL", "$FirstMove", "$NextMove", ".moveType", "$CloneBoard", "$DeallocateBoard",
+    "current-player TRUE 0 $GenerateMoves move-count $DeallocateMoves", "EXECUTE", "IF add-move THEN",
+    "0= IF drop THEN", "DUP", "DROP", "SWAP", "OVER", "0=", "1+", "+",
+];
+
+fn random_move_word() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        6 => proptest::sample::select(MOVE_WORDS).prop_map(str::to_string),
+        2 => (-3i32..12).prop_map(|n| n.to_string()),
+    ];
+    // Most end by adding what they built, so most runs have moves to play.
+    (proptest::collection::vec(word, 0..16), any::<bool>()).prop_map(|(w, add)| format!("{}{}", w.join(" "), if add { " add-move" } else { "" }))
+}
+
+/// A random move word's game under one engine: perft 2 (or its error),
+/// the first moves and the warnings.
+fn random_game_outcome(jit: JitMode, body: &str, drops: bool) -> Result<(Result<u64, String>, Vec<String>, Vec<String>), String> {
+    let lists = if drops { "{drops} zzlist" } else { "{moves} zzlist" };
+    let src = format!(
+        "{{board 3 3 {{grid}} board}}
+        {{directions -1 0 {{direction}} n 1 0 {{direction}} s 0 1 {{direction}} e 0 -1 {{direction}} w directions}}
+        {{players {{player}} A {{player}} B players}}
+        : zzmove {body} ;
+        {{moves zzlist {{move}} zzmove moves}}
+        {{pieces {{piece}} Man {lists} pieces}}
+        {{board-setup {{setup}} A Man a1 {{setup}} B Man c3 board-setup}}"
+    );
+    let config = Config { seed: Some(5), max_steps: Some(100_000), jit, ..Config::default() };
+    let mut vm = Vm::new(config).expect("creating a VM");
+    vm.capture_output();
+    vm.run_text("game", src.as_bytes()).map_err(|e| e.to_string())?;
+    vm.new_game().map_err(|e| e.to_string())?;
+    vm.refill_steps();
+    let perft = vm.perft(2).map_err(|e| e.to_string());
+    vm.reset_after_error();
+    vm.refill_steps();
+    let mut texts = Vec::new();
+    if vm.new_game().is_ok() && vm.generate_turn().is_ok() {
+        texts = vm.move_texts();
+    }
+    Ok((perft, texts, vm.take_warnings()))
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    /// Random move words (direct game words, nested generations, board
+    /// clones) generate the same moves, perft, warnings and errors with
+    /// the generator entering native code as with the interpreter.
+    #[test]
+    fn random_move_words_generate_the_same_both_ways(body in random_move_word(), drops in any::<bool>()) {
+        let interpreted = random_game_outcome(JitMode::Off, &body, drops);
+        let native = random_game_outcome(JitMode::All, &body, drops);
+        prop_assert_eq!(interpreted, native, "\n  move word: {}", body);
+    }
+}
