@@ -169,7 +169,7 @@ fn off_compiles_nothing_and_auto_compiles_loops_at_once() {
 
 /// A game whose move word `put` is `words`, its moves, warnings and error
 /// (generating the first turn, then a perft of 2) under one engine.
-fn game_outcome(jit: JitMode, strict: bool, words: &str) -> (Result<u64, String>, Vec<String>, Vec<String>) {
+fn game_outcome(jit: JitMode, strict: bool, words: &str) -> GameOutcome {
     let src = format!(
         "{{board 3 3 {{grid}} board}}
         {{players {{player}} A {{player}} B players}}
@@ -234,9 +234,13 @@ fn random_move_word() -> impl Strategy<Value = String> {
     (proptest::collection::vec(word, 0..16), any::<bool>()).prop_map(|(w, add)| format!("{}{}", w.join(" "), if add { " add-move" } else { "" }))
 }
 
-/// A random move word's game under one engine: perft 2 (or its error),
-/// the first moves and the warnings.
-fn random_game_outcome(jit: JitMode, body: &str, drops: bool) -> Result<(Result<u64, String>, Vec<String>, Vec<String>), String> {
+/// What a game run shows: perft 2 (or its error), the first moves, the
+/// warnings.
+type GameOutcome = (Result<u64, String>, Vec<String>, Vec<String>);
+
+/// A random move word's game under one engine (an error when it does not
+/// load).
+fn random_game_outcome(jit: JitMode, body: &str, drops: bool) -> Result<GameOutcome, String> {
     let lists = if drops { "{drops} zzlist" } else { "{moves} zzlist" };
     let src = format!(
         "{{board 3 3 {{grid}} board}}
