@@ -11,7 +11,7 @@
 use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::jit::{MoveWordEnd, MoveWords};
+use crate::jit::{DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
 use crate::vm::{direct, word, Vm};
 
 /// The state move words see.
@@ -35,24 +35,34 @@ pub struct Context {
     pub partial: i32,
     /// The move being built.
     pub actions: Vec<Action>,
+    /// `actions` is not empty (read by the native generator loop, which
+    /// leaves clearing it to the generator).
+    pub pending: bool,
     pub pass_added: bool,
     /// Buffers of nested generations, kept for the next one (a search
     /// generates at every node: it must not allocate each time).
     spare: Vec<Vec<Action>>,
-    /// The move words each generation runs, by piece type; nested
-    /// generations stack theirs on top.
-    plan: Vec<Planned>,
-    /// Where each piece type's moves, then its drops, end in `plan`.
-    plan_ends: Vec<usize>,
+    /// Plans of finished generations, kept for the next (see `Plan`).
+    spare_plans: Vec<Plan>,
 }
 
-/// A move word a generation runs.
-#[derive(Clone, Copy)]
-struct Planned {
-    xt: u32,
-    /// Its native code, looked up once per generation (0: none).
-    native: crate::jit::NativeFn,
-    move_type: i32,
+/// The move words a generation runs, by piece type: its own buffers (a
+/// nested generation has others), which native code reads while move
+/// words run.
+#[derive(Default)]
+struct Plan {
+    words: Vec<MoveWordCode>,
+    /// Where each piece type's moves, then its drops, end in `words`.
+    ends: Vec<usize>,
+}
+
+impl Plan {
+    /// The move words (`drops`: the drop words) of piece type `t`.
+    fn of(&self, t: usize, drops: bool) -> &[MoveWordCode] {
+        let i = 2 * (t - 1) + drops as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.words[start..self.ends[i]]
+    }
 }
 
 /// What a nested generation must put back.
@@ -67,12 +77,20 @@ struct Saved {
     move_type: i32,
     partial: i32,
     actions: Vec<Action>,
+    pending: bool,
     pass_added: bool,
 }
 
 impl Context {
     pub fn record(&mut self, a: Action) {
         self.actions.push(a);
+        self.pending = true;
+    }
+
+    /// Forgets the edits of a move not added.
+    pub fn clear_actions(&mut self) {
+        self.actions.clear();
+        self.pending = false;
     }
 
     fn save(&mut self) -> Saved {
@@ -87,6 +105,7 @@ impl Context {
             move_type: self.move_type,
             partial: self.partial,
             actions: std::mem::replace(&mut self.actions, self.spare.pop().unwrap_or_default()),
+            pending: std::mem::replace(&mut self.pending, false),
             pass_added: self.pass_added,
         }
     }
@@ -104,6 +123,7 @@ impl Context {
         let mut used = std::mem::replace(&mut self.actions, s.actions);
         used.clear();
         self.spare.push(used);
+        self.pending = s.pending;
         self.pass_added = s.pass_added;
     }
 }
@@ -137,58 +157,46 @@ pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_
 }
 
 fn run_move_words(vm: &mut Vm) -> VmResult<()> {
-    // The move words of each piece type, flat, on top of `Context::plan`
-    // (a nested generation stacks its own above), so the scans below
-    // read one slice instead of walking pieces, lists and entries at
-    // every square.
+    // The move words of each piece type, flat, so the scans below read one
+    // slice instead of walking pieces, lists and entries at every square.
     let g = &mut vm.game;
-    let base = g.gen.plan.len();
+    let mut plan = g.gen.spare_plans.pop().unwrap_or_default();
     let piece_limit = g.piece_scan_limit.unwrap_or(usize::MAX).min(g.pieces.len());
     let of_type = g.gen.of_type;
-    // Per piece type: where its moves end, then where its drops end.
-    let ends = g.gen.plan_ends.len();
     for piece in &g.pieces[..piece_limit] {
         for lists in [&piece.moves, &piece.drops] {
             for &list in lists.iter() {
                 let entries = g.move_lists[list].entries.iter().filter(|&&(_, t)| of_type == 0 || t == of_type);
-                g.gen.plan.extend(entries.map(|&(xt, move_type)| Planned { xt, native: 0, move_type }));
+                plan.words.extend(entries.map(|&(xt, move_type)| MoveWordCode { native: 0, xt, move_type, requires: 0 }));
             }
-            g.gen.plan_ends.push(g.gen.plan.len());
+            plan.ends.push(plan.words.len());
         }
     }
-    for i in base..vm.game.gen.plan.len() {
-        let xt = vm.game.gen.plan[i].xt;
-        if let Some(entry) = vm.dict.words.get(xt as usize).map(|w| w.entry) {
-            vm.game.gen.plan[i].native = vm.jit_move_word(entry);
+    for w in plan.words.iter_mut() {
+        if let Some(entry) = vm.dict.words.get(w.xt as usize).map(|w| w.entry) {
+            w.native = vm.jit_move_word(entry);
+            if w.native != 0 {
+                w.requires = vm.move_word_requires(entry);
+            }
         }
     }
-    let result = run_plan(vm, base, ends, piece_limit);
-    vm.game.gen.plan.truncate(base);
-    vm.game.gen.plan_ends.truncate(ends);
-    result
-}
-
-/// Runs the plan at `base` (its ends at `ends`) for `types` piece types.
-fn run_plan(vm: &mut Vm, base: usize, ends: usize, types: usize) -> VmResult<()> {
     let mut batch = MoveWords::begin(vm);
-    let result = run_plan_in(vm, &mut batch, base, ends, types);
+    let result = run_plan(vm, &mut batch, &plan, piece_limit);
     batch.end(vm);
+    plan.words.clear();
+    plan.ends.clear();
+    vm.game.gen.spare_plans.push(plan);
     result
 }
 
-fn run_plan_in(vm: &mut Vm, batch: &mut MoveWords, base: usize, ends: usize, types: usize) -> VmResult<()> {
+/// Runs `plan` for its `types` piece types.
+fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> VmResult<()> {
     let positions = vm.game.board.scan_positions();
     let for_player = vm.game.gen.for_player;
-    let range = |vm: &Vm, t: usize, drops: bool| {
-        let i = 2 * (t - 1) + drops as usize;
-        let e = &vm.game.gen.plan_ends;
-        let start = if i == 0 { base } else { e[ends + i - 1] };
-        start..e[ends + i]
-    };
     // Moves of the pieces on the board, read as the scan reaches them (a
     // move word may have stored into the board); no scan when no piece
     // type has a move word (a game of drops).
-    let moving = (1..=types).any(|t| !range(vm, t, false).is_empty());
+    let moving = (1..=types).any(|t| !plan.of(t, false).is_empty());
     let mut next = if moving { 0 } else { positions };
     loop {
         let found = {
@@ -203,65 +211,71 @@ fn run_plan_in(vm: &mut Vm, batch: &mut MoveWords, base: usize, ends: usize, typ
         next = pos + 1;
         let content = vm.game.board.get(&vm.mem, pos as i32)?;
         let t = (content & PIECE_TYPE_MASK) as usize;
-        for i in range(vm, t, false) {
-            let planned = vm.game.gen.plan[i];
-            run_move_word(vm, batch, planned, pos as i32, content, false)?;
-        }
+        run_words(vm, batch, plan.of(t, false), pos as i32, pos as i32 + 1, content, false)?;
     }
     // Drops of every piece type at every position.
     for t in 1..=types {
-        let words = range(vm, t, true);
-        if words.is_empty() {
-            continue;
-        }
-        let piece = t as i32 | for_player;
-        for pos in 0..positions as i32 {
-            for i in words.clone() {
-                let planned = vm.game.gen.plan[i];
-                run_move_word(vm, batch, planned, pos, piece, true)?;
-            }
+        let words = plan.of(t, true);
+        if !words.is_empty() {
+            run_words(vm, batch, words, 0, positions as i32, t as i32 | for_player, true)?;
         }
     }
     Ok(())
 }
 
-fn run_move_word(vm: &mut Vm, batch: &mut MoveWords, planned: Planned, pos: i32, piece: i32, drop: bool) -> VmResult<()> {
+/// Runs every word of `words` at every position of `from..to` (the piece
+/// moved or dropped: `piece`): natively in one go where it can, each
+/// attempt the native loop stops at finished here.
+fn run_words(vm: &mut Vm, batch: &mut MoveWords, words: &[MoveWordCode], from: i32, to: i32, piece: i32, drop: bool) -> VmResult<()> {
+    let (mut pos, mut word) = (from, 0);
+    vm.game.gen.piece = piece;
+    while pos < to {
+        vm.game.gen.active = true;
+        let stopped = batch.drive(vm, words, pos, word, to, piece);
+        vm.game.gen.active = false;
+        let DriveEnd::Stopped { pos: at, word: w, end, tolerant } = stopped else { return Ok(()) };
+        let code = words[w as usize];
+        let (result, tolerant) = match end {
+            MoveWordEnd::Done | MoveWordEnd::Verify => (Ok(()), tolerant),
+            MoveWordEnd::Failed(e) => (Err(e), tolerant),
+            MoveWordEnd::NotNative => interpret_move_word(vm, batch, code, at, piece)?,
+        };
+        vm.game.gen.clear_actions();
+        if let Err(e) = result {
+            move_word_failed(vm, e, tolerant, code.xt, at, piece, drop)?;
+        }
+        (pos, word) = if w as usize + 1 < words.len() { (at, w + 1) } else { (at + 1, 0) };
+    }
+    Ok(())
+}
+
+/// Runs a move word the native loop cannot (it has no native code, or the
+/// JIT is off): as `execute`, in a frame of its own.
+fn interpret_move_word(vm: &mut Vm, batch: &mut MoveWords, code: MoveWordCode, pos: i32, piece: i32) -> VmResult<(VmResult<()>, bool)> {
     let g = &mut vm.game.gen;
     g.active = true;
     g.from = pos;
     g.here = pos;
     g.piece = piece;
-    g.move_type = planned.move_type;
+    g.move_type = code.move_type;
     g.partial = NOT_PARTIAL;
-    g.actions.clear();
-    let (result, tolerant) = match batch.run(vm, planned.native) {
-        (MoveWordEnd::Done | MoveWordEnd::Verify, _) => (Ok(()), true),
-        (MoveWordEnd::Failed(e), tolerant) => (Err(e), tolerant),
-        (MoveWordEnd::NotNative, _) => {
-            batch.suspend(vm);
-            // `--max-steps` bounds each move word the host runs: a runaway
-            // one is caught without limiting how long a whole perft or
-            // game may run. Script that generates moves itself shares its
-            // caller's budget.
-            if vm.run_nesting == 0 {
-                vm.refill_steps();
-            }
-            // Its own stack frame: whatever the word leaves (or takes from
-            // below its base, which reads as zeros) stays out of its
-            // caller's stack.
-            let frame = vm.enter_frame()?;
-            let result = vm.execute(planned.xt);
-            let tolerant = vm.tolerant;
-            vm.leave_frame(frame);
-            batch.resume(vm);
-            (result, tolerant)
-        }
-    };
-    vm.game.gen.active = false;
-    match result {
-        Ok(()) => Ok(()),
-        Err(e) => move_word_failed(vm, e, tolerant, planned.xt, pos, piece, drop),
+    g.clear_actions();
+    batch.suspend(vm);
+    // `--max-steps` bounds each move word the host runs: a runaway one is
+    // caught without limiting how long a whole perft or game may run.
+    // Script that generates moves itself shares its caller's budget.
+    if vm.run_nesting == 0 {
+        vm.refill_steps();
     }
+    // Its own stack frame: whatever the word leaves (or takes from below
+    // its base, which reads as zeros) stays out of its caller's stack.
+    let frame = vm.enter_frame()?;
+    let result = vm.execute(code.xt);
+    let tolerant = vm.tolerant;
+    vm.leave_frame(frame);
+    batch.resume(vm);
+    vm.game.gen.active = false;
+    Ok((result, tolerant))
 }
 
 /// A move word ended with an error: a failed `verify` is how most end;
@@ -548,7 +562,7 @@ fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
     let game = &mut vm.game;
     let g = &mut game.gen;
     game.store.add(&g.actions, g.move_type, g.partial, pass);
-    g.actions.clear();
+    g.clear_actions();
     g.partial = NOT_PARTIAL;
     Ok(())
 }

@@ -14,7 +14,7 @@
 //! Owns `MoveWords`; touches the VM's stacks, frames and step budget,
 //! never the game state (the generator sets `from`, `here`… itself).
 
-use super::{JitCtx, JitMode, NativeFn, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
+use super::{JitCtx, JitMode, NativeFn, DEOPT, NATIVE_FRAMES};
 use crate::error::{ErrorKind, VmError};
 use crate::vm::{Frame, StackFrame, Vm, HOST_RETURN};
 
@@ -27,6 +27,66 @@ pub(crate) enum MoveWordEnd {
     /// A `verify` failed.
     Verify,
     Failed(VmError),
+}
+
+/// A move word as the generator plans it: what `driver` reads.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct MoveWordCode {
+    /// Its native code (0: none yet).
+    pub native: NativeFn,
+    pub xt: u32,
+    pub move_type: i32,
+    /// What its first instruction requires of the square it starts on:
+    /// `ANY_SQUARE`, or (`EMPTY_SQUARE`, `TAKEN_SQUARE`) a verify that the
+    /// driver checks before entering it, since most attempts end there.
+    pub requires: u32,
+}
+
+pub(crate) const ANY_SQUARE: u32 = 0;
+pub(crate) const EMPTY_SQUARE: u32 = 1;
+pub(crate) const TAKEN_SQUARE: u32 = 2;
+
+/// The driver ran every attempt of its range.
+pub(crate) const DRIVE_FINISHED: u32 = 0;
+/// The attempt at (`pos`, `word`) has no native code.
+pub(crate) const DRIVE_NOT_NATIVE: u32 = 4;
+/// The attempt at (`pos`, `word`) ended leaving edits of a move it did not
+/// add: they must be cleared before the next.
+pub(crate) const DRIVE_PENDING: u32 = 5;
+
+/// What `driver` runs and where it stopped: every word of `words` at every
+/// position from `pos` to `pos_end` (starting at word `word`), with piece
+/// `piece`; and the registers each attempt starts from.
+#[repr(C)]
+pub(crate) struct Drive {
+    pub words: *const MoveWordCode,
+    pub nwords: u32,
+    pub pos: i32,
+    pub pos_end: i32,
+    pub word: u32,
+    pub piece: i32,
+    pub tos: i32,
+    pub rdepth: u32,
+    pub fp: u32,
+    /// Each attempt starts with `steps` (and `reserve`), or (0) goes on
+    /// with what the last left.
+    pub refill: u8,
+    pub tolerant: u8,
+    pub steps: u64,
+    pub reserve: u64,
+    /// Attempts entered.
+    pub entries: u64,
+}
+
+/// How a `MoveWords::drive` stopped.
+pub(crate) enum DriveEnd {
+    /// Every attempt ran, natively, to its end.
+    Finished,
+    /// The attempt of `word` at `pos` needs the generator: it has not
+    /// run (`NotNative`), or it ended (`Done`, `Verify`, `Failed`) and
+    /// the generator finishes it, then drives on from the next.
+    Stopped { pos: i32, word: u32, end: MoveWordEnd, tolerant: bool },
 }
 
 /// A run of move words entered natively, in one stack frame of their own.
@@ -57,6 +117,16 @@ impl Vm {
         }
         self.jit_cover_code();
         self.jit_native(entry, true).unwrap_or(0)
+    }
+
+    /// What the move word whose code starts at `entry` requires first of
+    /// the square it starts on (see `MoveWordCode::requires`).
+    pub(crate) fn move_word_requires(&self, entry: crate::ops::Addr) -> u32 {
+        match self.code.op(entry) {
+            crate::ops::Op::GEmptyVerify => EMPTY_SQUARE,
+            crate::ops::Op::GNotEmptyVerify => TAKEN_SQUARE,
+            _ => ANY_SQUARE,
+        }
     }
 }
 
@@ -114,60 +184,82 @@ impl MoveWords {
         self.suspend(vm);
     }
 
-    /// Runs a move word (the generator has set up its context) in its
-    /// native code `f` (from `Vm::jit_move_word`; 0: it has none).
-    /// `tolerant` is its frame's tolerance.
-    pub(crate) fn run(&mut self, vm: &mut Vm, f: NativeFn) -> (MoveWordEnd, bool) {
-        if self.caller.is_none() || f == 0 {
-            return (MoveWordEnd::NotNative, false);
+    /// Runs the attempts of `words` at positions `pos..pos_end` (from word
+    /// `word` at `pos`) natively for piece `piece`, until one needs the
+    /// generator. The generation context is `active`; the driver sets
+    /// `from`, `here`, the piece and the move type of each attempt.
+    pub(crate) fn drive(&mut self, vm: &mut Vm, words: &[MoveWordCode], pos: i32, word: u32, pos_end: i32, piece: i32) -> DriveEnd {
+        let Some(driver) = vm.jit.driver else {
+            return DriveEnd::Stopped { pos, word, end: MoveWordEnd::NotNative, tolerant: false };
+        };
+        if self.caller.is_none() {
+            return DriveEnd::Stopped { pos, word, end: MoveWordEnd::NotNative, tolerant: false };
         }
-        if let Some((left, reserve)) = self.refill {
-            (vm.steps_left, vm.steps_reserve) = (left, reserve);
-        }
-        // As `enter_frame` leaves it, whatever a word before this one did.
-        vm.tolerant = !vm.config.strict;
+        let (refill, (steps, reserve)) = match self.refill {
+            Some(r) => (1, r),
+            None => (0, (0, 0)),
+        };
+        let mut d = Drive {
+            words: words.as_ptr(),
+            nwords: words.len() as u32,
+            pos,
+            pos_end,
+            word,
+            piece,
+            tos: self.tos,
+            rdepth: self.rdepth,
+            fp: self.base + 1,
+            refill,
+            tolerant: !vm.config.strict as u8,
+            steps,
+            reserve,
+            entries: 0,
+        };
         let ctx: *mut JitCtx = vm.jit.ctx;
         // SAFETY: the context is the VM's own, filled when the batch
-        // resumed and by every helper since: only these registers differ
-        // from what `jit_fill` would write now.
-        unsafe {
+        // resumed and by every helper since (as in `run`); `d` outlives
+        // the call, and `words` is the generator's own buffer, which no
+        // move word can reach.
+        let status = unsafe {
             (*ctx).steps = vm.steps_left;
-            (*ctx).tos = self.tos;
-            (*ctx).depth = 0;
-            (*ctx).rdepth = self.rdepth;
-            (*ctx).fp = self.base + 1;
-        }
-        vm.jit.entries += 1;
-        // SAFETY: `f` was compiled for this VM; the context is filled.
-        let status = unsafe { vm.jit_run(ctx, f) };
+            driver(ctx, &mut d)
+        };
+        vm.jit.entries += d.entries;
         // SAFETY: as above.
         vm.steps_left = unsafe { (*ctx).steps };
-        let tolerant = vm.tolerant;
+        let (pos, word, tolerant) = (d.pos, d.word, vm.tolerant);
         let end = match status {
-            DONE => MoveWordEnd::Done,
-            VERIFY => MoveWordEnd::Verify,
-            _ => {
-                vm.jit_take(ctx);
-                let result = if status == DEOPT {
-                    vm.jit.deopts += 1;
-                    // SAFETY: as above.
-                    let ip = unsafe { (*ctx).ip };
-                    vm.dispatch(ip)
-                } else {
-                    Err(vm.jit_error())
-                };
-                let end = match vm.end_frame(result, self.base, self.rdepth) {
-                    Ok(()) => MoveWordEnd::Done,
-                    Err(e) if matches!(e.kind, ErrorKind::Verify) => MoveWordEnd::Verify,
-                    Err(e) => MoveWordEnd::Failed(e),
-                };
-                // The interpreter ran: whatever it changed (memory grown,
-                // code compiled) reaches the context.
-                vm.fp = self.base + 1;
-                vm.jit_fill(ctx);
-                end
-            }
+            DRIVE_FINISHED => return DriveEnd::Finished,
+            DRIVE_NOT_NATIVE => MoveWordEnd::NotNative,
+            DRIVE_PENDING => MoveWordEnd::Done,
+            _ => self.finish(vm, status),
         };
-        (end, tolerant)
+        DriveEnd::Stopped { pos, word, end, tolerant }
+    }
+
+    /// A move word stopped in native code with `status` (`DEOPT` or
+    /// `ERROR`): the interpreter finishes it, and the context is filled
+    /// again for the next.
+    fn finish(&mut self, vm: &mut Vm, status: u32) -> MoveWordEnd {
+        let ctx: *mut JitCtx = vm.jit.ctx;
+        vm.jit_take(ctx);
+        let result = if status == DEOPT {
+            vm.jit.deopts += 1;
+            // SAFETY: the context is the VM's own.
+            let ip = unsafe { (*ctx).ip };
+            vm.dispatch(ip)
+        } else {
+            Err(vm.jit_error())
+        };
+        let end = match vm.end_frame(result, self.base, self.rdepth) {
+            Ok(()) => MoveWordEnd::Done,
+            Err(e) if matches!(e.kind, ErrorKind::Verify) => MoveWordEnd::Verify,
+            Err(e) => MoveWordEnd::Failed(e),
+        };
+        // The interpreter ran: whatever it changed (memory grown, code
+        // compiled) reaches the context.
+        vm.fp = self.base + 1;
+        vm.jit_fill(ctx);
+        end
     }
 }

@@ -26,7 +26,7 @@ use crate::error::{ErrorKind, VmError};
 use crate::ops::Addr;
 use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
 use cranelift_jit::{JITBuilder, JITModule};
-pub(crate) use generator::{MoveWordEnd, MoveWords};
+pub(crate) use generator::{DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
 
 /// When colon definitions get native code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +128,8 @@ pub struct Jit {
     pub mode: JitMode,
     module: Option<JITModule>,
     trampoline: Option<translate::Trampoline>,
+    /// The move generator's loop (`translate::driver`).
+    pub(crate) driver: Option<translate::Driver>,
     /// By code address (when not off): call count, `NEVER`, or the entry.
     pub(crate) slots: Vec<usize>,
     ctx: *mut JitCtx,
@@ -173,7 +175,7 @@ impl Jit {
             walk_last: 0,
             walk_stride: 0,
         }));
-        Jit { mode, module: None, trampoline: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0 }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0 }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -187,6 +189,7 @@ impl Jit {
             let builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
             let mut module = JITModule::new(builder);
             self.trampoline = Some(translate::trampoline(&mut module)?);
+            self.driver = Some(translate::driver(&mut module)?);
             self.module = Some(module);
         }
         self.module.as_mut()

@@ -14,7 +14,10 @@
 //! memory only where other code reads the stacks: a call, a host word, a
 //! deoptimization, EXIT.
 
+mod driver;
 mod game;
+
+pub(super) use driver::{driver, Driver};
 
 use super::helpers::{self, Helper, REFUSE};
 use super::shape::{Shape, Shapes};
@@ -25,7 +28,7 @@ use crate::ops::{Addr, Op};
 use crate::vm::{Frame, HOST_RETURN};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{AbiParam, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, SigRef, Type, Value};
+use cranelift_codegen::ir::{AbiParam, AliasRegion, AliasRegionData, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, SigRef, Type, Value};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
@@ -73,6 +76,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     let mut fctx = FunctionBuilderContext::new();
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        declare_regions(&mut b);
         let itself = module.declare_func_in_func(id, b.func);
         let native_sig = b.import_signature(sig);
         let helper_sig = b.import_signature(helper_sig);
@@ -293,9 +297,62 @@ fn trusted() -> MemFlagsData {
     MemFlagsData::trusted()
 }
 
+/// The memory native code touches, in parts that never overlap. Tagging
+/// each access with its part lets Cranelift keep a value it loaded (or
+/// stored) across stores to other parts: `here` stored by a step is
+/// forwarded to the next step, and the board's shape read once, instead
+/// of every store counting as a fence. A call may change anything.
+#[derive(Clone, Copy)]
+enum Region {
+    /// The data and return stacks and the call frames.
+    Stacks,
+    /// `JitCtx`.
+    Ctx,
+    /// `Context::here` of the move generator.
+    Here,
+    /// The rest of `Game` native code reads: the board's shape, the other
+    /// generation fields.
+    Game,
+    /// The data space (the board's cells included).
+    Data,
+    /// `Board::walk`, `Dictionary::targets`, `Jit::slots`.
+    Tables,
+}
+
+const REGIONS: [(Region, &str); 6] =
+    [(Region::Stacks, "stacks"), (Region::Ctx, "ctx"), (Region::Here, "here"), (Region::Game, "game"), (Region::Data, "data space"), (Region::Tables, "tables")];
+
+/// Declares the regions in a function about to be built, in `Region`
+/// order, so `in_region` names them by number.
+fn declare_regions(b: &mut FunctionBuilder) {
+    for (i, (_, name)) in REGIONS.iter().enumerate() {
+        let r = b.func.dfg.alias_regions.insert(AliasRegionData { user_id: i as u32, description: (*name).into() });
+        debug_assert_eq!(r.as_u32(), i as u32);
+    }
+}
+
+/// An aligned, in-bounds access to `region`.
+fn in_region(region: Region) -> MemFlagsData {
+    MemFlagsData::trusted().with_alias_region(Some(AliasRegion::from_u32(region as u32)))
+}
+
+/// The VM's own state: stacks and frames.
+fn stacks() -> MemFlagsData {
+    in_region(Region::Stacks)
+}
+
+fn ctx_field() -> MemFlagsData {
+    in_region(Region::Ctx)
+}
+
+/// A context field no code changes while native code runs.
+fn ctx_fixed() -> MemFlagsData {
+    ctx_field().with_readonly().with_can_move()
+}
+
 /// Data space: in bounds (checked) but of any alignment.
 fn data() -> MemFlagsData {
-    MemFlagsData::new().with_notrap()
+    MemFlagsData::new().with_notrap().with_alias_region(Some(AliasRegion::from_u32(Region::Data as u32)))
 }
 
 impl<'a> Translator<'a> {
@@ -316,8 +373,8 @@ impl<'a> Translator<'a> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let ctx = b.block_params(entry)[0];
-        let max_d = b.ins().load(I32, trusted().with_readonly().with_can_move(), ctx, offset_of!(JitCtx, max_d) as i32);
-        let max_r = b.ins().load(I32, trusted().with_readonly().with_can_move(), ctx, offset_of!(JitCtx, max_r) as i32);
+        let max_d = b.ins().load(I32, ctx_fixed(), ctx, offset_of!(JitCtx, max_d) as i32);
+        let max_r = b.ins().load(I32, ctx_fixed(), ctx, offset_of!(JitCtx, max_r) as i32);
 
         let leaders = leaders(&mut b, start, ops);
         let deopt = b.create_block();
@@ -411,14 +468,14 @@ impl<'a> Translator<'a> {
         // Read-only while the function runs, so a field it never uses is
         // not loaded at all.
         for (var, ty, off) in fields {
-            let x = self.b.ins().load(ty, trusted().with_readonly().with_can_move(), self.ctx, off as i32);
+            let x = self.b.ins().load(ty, ctx_fixed(), self.ctx, off as i32);
             self.b.def_var(var, x);
         }
     }
 
     fn load_fields(&mut self, fields: &[(Variable, Type, usize)]) {
         for &(var, ty, off) in fields {
-            let x = self.b.ins().load(ty, trusted(), self.ctx, off as i32);
+            let x = self.b.ins().load(ty, ctx_field(), self.ctx, off as i32);
             self.b.def_var(var, x);
         }
     }
@@ -493,7 +550,7 @@ impl<'a> Translator<'a> {
     fn store_scalars(&mut self) {
         for (var, _, off) in self.scalars() {
             let x = self.b.use_var(var);
-            self.b.ins().store(trusted(), x, self.ctx, off as i32);
+            self.b.ins().store(ctx_field(), x, self.ctx, off as i32);
         }
     }
 
@@ -519,7 +576,7 @@ impl<'a> Translator<'a> {
         self.b.switch_to_block(self.deopt);
         let at = self.b.block_params(self.deopt)[0];
         self.store_scalars();
-        self.b.ins().store(trusted(), at, self.ctx, offset_of!(JitCtx, ip) as i32);
+        self.b.ins().store(ctx_field(), at, self.ctx, offset_of!(JitCtx, ip) as i32);
         let s = self.b.ins().iconst(I32, DEOPT as i64);
         self.return_status(s);
 
@@ -527,8 +584,8 @@ impl<'a> Translator<'a> {
         // failure is an error, which the interpreter reports.
         self.b.switch_to_block(self.verify_failed);
         let at = self.b.block_params(self.verify_failed)[0];
-        let g = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32);
-        let active = self.b.ins().load(cranelift_codegen::ir::types::I8, trusted(), g, gen_offset(GenField::Active) as i32);
+        let g = self.b.ins().load(self.ptr, ctx_fixed(), self.ctx, offset_of!(JitCtx, game) as i32);
+        let active = self.b.ins().load(cranelift_codegen::ir::types::I8, in_region(Region::Game), g, gen_offset(GenField::Active) as i32);
         let ends = self.b.create_block();
         self.b.ins().brif(active, ends, &[], self.deopt, &[BlockArg::Value(at)]);
         self.b.switch_to_block(ends);
@@ -603,7 +660,7 @@ impl<'a> Translator<'a> {
         let var = self.cell_var(r, key);
         let x = self.b.use_var(var);
         let p = self.key_slot(r, key);
-        self.b.ins().store(trusted(), x, p, 0);
+        self.b.ins().store(stacks(), x, p, 0);
     }
 
     /// Stores the dirty cells: memory is the truth again.
@@ -656,7 +713,7 @@ impl<'a> Translator<'a> {
     fn load_cell(&mut self, r: bool, key: i32) -> Value {
         let var = self.cell_var(r, key);
         let p = self.key_slot(r, key);
-        let x = self.b.ins().load(I32, trusted(), p, 0);
+        let x = self.b.ins().load(I32, stacks(), p, 0);
         self.b.def_var(var, x);
         self.held(r).live.insert(key);
         x
@@ -864,7 +921,7 @@ impl<'a> Translator<'a> {
             return self.read_cell(true, self.rk - k as i32);
         }
         let p = self.rslot(k);
-        self.b.ins().load(I32, trusted(), p, 0)
+        self.b.ins().load(I32, stacks(), p, 0)
     }
 
     fn rput(&mut self, k: i64, x: Value) {
@@ -872,7 +929,7 @@ impl<'a> Translator<'a> {
             return self.write_cell(true, self.rk - k as i32, x);
         }
         let p = self.rslot(k);
-        self.b.ins().store(trusted(), x, p, 0);
+        self.b.ins().store(stacks(), x, p, 0);
     }
 
     fn add_rp(&mut self, n: i64) {
@@ -1405,7 +1462,7 @@ impl<'a> Translator<'a> {
                 let i = self.b.ins().isub(d, u);
                 let i = self.b.ins().iadd_imm_s(i, -1);
                 let p = self.slot(self.v.ds, i);
-                let x = self.b.ins().load(I32, trusted(), p, 0);
+                let x = self.b.ins().load(I32, stacks(), p, 0);
                 self.set(tos_v, x);
             }
             Op::Roll => self.synced(helpers::roll, 0, at),
@@ -1954,9 +2011,9 @@ impl<'a> Translator<'a> {
         let fp = self.var(self.v.fp);
         let frame = self.frame_slot(fp);
         let ret = self.konst((at + 1) as i32);
-        self.b.ins().store(trusted(), ret, frame, offset_of!(Frame, ret) as i32);
+        self.b.ins().store(stacks(), ret, frame, offset_of!(Frame, ret) as i32);
         let rp = self.rdepth();
-        self.b.ins().store(trusted(), rp, frame, offset_of!(Frame, rdepth) as i32);
+        self.b.ins().store(stacks(), rp, frame, offset_of!(Frame, rdepth) as i32);
         let fp1 = self.b.ins().iadd_imm_s(fp, 1);
         self.set(self.v.fp, fp1);
         fp1
@@ -1997,7 +2054,7 @@ impl<'a> Translator<'a> {
         let slow = self.b.create_block();
         let join = self.b.create_block();
         self.b.append_block_param(join, I32);
-        let table_len = self.b.ins().load(I64, trusted(), self.ctx, offset_of!(JitCtx, table_len) as i32);
+        let table_len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, table_len) as i32);
         let index = self.b.ins().uextend(I64, target);
         let in_table = self.b.ins().icmp(IntCC::UnsignedGreaterThan, table_len, index);
         let shallow = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fp1, NATIVE_FRAMES as i64);
@@ -2005,10 +2062,10 @@ impl<'a> Translator<'a> {
         self.b.ins().brif(ok, lookup, &[], slow, &[]);
 
         self.b.switch_to_block(lookup);
-        let table = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, table) as i32);
+        let table = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, table) as i32);
         let off = self.b.ins().imul_imm_s(index, self.ptr.bytes() as i64);
         let p = self.b.ins().iadd(table, off);
-        let f = self.b.ins().load(self.ptr, trusted(), p, 0);
+        let f = self.b.ins().load(self.ptr, in_region(Region::Tables), p, 0);
         let compiled = self.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, f, COUNT_LIMIT as i64);
         self.b.ins().brif(compiled, fast, &[], slow, &[]);
 
@@ -2037,13 +2094,13 @@ impl<'a> Translator<'a> {
         // `Dictionary::targets[xt - XT_BASE]`, read inline.
         let index = self.b.ins().iadd_imm_s(xt, -(crate::dictionary::XT_BASE as i64));
         let index = self.b.ins().uextend(I64, index);
-        let len = self.b.ins().load(I64, trusted(), self.ctx, offset_of!(JitCtx, targets_len) as i32);
+        let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, targets_len) as i32);
         let unknown = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, index, len);
         self.guard(unknown, at);
-        let targets = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, targets) as i32);
+        let targets = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, targets) as i32);
         let off = self.b.ins().ishl_imm_s(index, 2);
         let p = self.b.ins().iadd(targets, off);
-        let r = self.b.ins().load(I32, trusted(), p, 0);
+        let r = self.b.ins().load(I32, in_region(Region::Tables), p, 0);
         let is_step = self.cmp_imm(IntCC::SignedLessThan, r, 0);
         let step = self.b.create_block();
         let word = self.b.create_block();
@@ -2155,7 +2212,7 @@ impl<'a> Translator<'a> {
                 self.rcells.cut(self.rk);
             } else {
                 let frame = self.frame_slot(fp1);
-                let rdepth = self.b.ins().load(I32, trusted(), frame, offset_of!(Frame, rdepth) as i32);
+                let rdepth = self.b.ins().load(I32, stacks(), frame, offset_of!(Frame, rdepth) as i32);
                 self.set(self.v.rp, rdepth);
             }
             self.goto(after);
@@ -2165,9 +2222,9 @@ impl<'a> Translator<'a> {
         let fp = self.var(self.v.fp);
         let fp1 = self.b.ins().iadd_imm_s(fp, -1);
         let frame = self.frame_slot(fp1);
-        let ret = self.b.ins().load(I32, trusted(), frame, offset_of!(Frame, ret) as i32);
-        let rdepth = self.b.ins().load(I32, trusted(), frame, offset_of!(Frame, rdepth) as i32);
-        let next_addr = self.b.ins().load(I32, trusted(), self.ctx, offset_of!(JitCtx, next_addr) as i32);
+        let ret = self.b.ins().load(I32, stacks(), frame, offset_of!(Frame, ret) as i32);
+        let rdepth = self.b.ins().load(I32, stacks(), frame, offset_of!(Frame, rdepth) as i32);
+        let next_addr = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, next_addr) as i32);
         let past = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, ret, next_addr);
         let host = self.cmp_imm(IntCC::Equal, ret, HOST_RETURN as i32 as i64);
         let not_host = self.b.ins().bxor_imm_s(host, 1);
@@ -2183,7 +2240,7 @@ impl<'a> Translator<'a> {
         }
         self.flush();
         self.materialize();
-        self.b.ins().store(trusted(), ret, self.ctx, offset_of!(JitCtx, ip) as i32);
+        self.b.ins().store(ctx_field(), ret, self.ctx, offset_of!(JitCtx, ip) as i32);
         let mut results = vec![self.konst(DONE as i32)];
         results.extend(self.scalar_values());
         self.b.ins().return_(&results);

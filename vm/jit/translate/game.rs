@@ -3,7 +3,7 @@
 //! steps and `verify`, inline. Only `OnFriends?` (script) and positions
 //! off the board are left to the interpreter, by deoptimizing.
 
-use super::{trusted, Translator};
+use super::{ctx_field, ctx_fixed, in_region, Region, Translator};
 use crate::game::generate::Context;
 use crate::game::{Game, PLAYER_MASK, PLAYER_NUMBER_MASK};
 use crate::jit::JitCtx;
@@ -48,7 +48,7 @@ impl Translator<'_> {
             Op::GBack => {
                 let from = self.gen_field(GenField::From);
                 let g = self.game_ptr();
-                self.b.ins().store(trusted(), from, g, gen_offset(GenField::Here) as i32);
+                self.b.ins().store(in_region(Region::Here), from, g, gen_offset(GenField::Here) as i32);
             }
             Op::GEmpty | Op::GNotEmpty => {
                 self.room(1, at);
@@ -108,12 +108,13 @@ impl Translator<'_> {
     }
 
     fn game_ptr(&mut self) -> Value {
-        self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, game) as i32)
+        self.b.ins().load(self.ptr, ctx_fixed(), self.ctx, offset_of!(JitCtx, game) as i32)
     }
 
     pub(super) fn gen_field(&mut self, f: GenField) -> Value {
         let g = self.game_ptr();
-        self.b.ins().load(I32, trusted(), g, gen_offset(f) as i32)
+        let region = if matches!(f, GenField::Here) { Region::Here } else { Region::Game };
+        self.b.ins().load(I32, in_region(region), g, gen_offset(f) as i32)
     }
 
     /// `here`'s content, or a deoptimization.
@@ -126,8 +127,8 @@ impl Translator<'_> {
     /// the tolerances an empty square with a warning) the interpreter's.
     fn board_cell(&mut self, pos: Value, at: Addr) -> Value {
         let g = self.game_ptr();
-        let positions = self.b.ins().load(I64, trusted(), g, offset_of!(Game, board.positions) as i32);
-        let cells = self.b.ins().load(I32, trusted(), g, offset_of!(Game, board.cells) as i32);
+        let positions = self.b.ins().load(I64, in_region(Region::Game), g, offset_of!(Game, board.positions) as i32);
+        let cells = self.b.ins().load(I32, in_region(Region::Game), g, offset_of!(Game, board.cells) as i32);
         let wide = self.b.ins().uextend(I64, pos);
         let off = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, wide, positions);
         self.guard(off, at);
@@ -141,7 +142,7 @@ impl Translator<'_> {
     /// `current-player`. With `OnFriends?` the interpreter runs it.
     fn friend(&mut self, enemy: bool, at: Addr) -> Value {
         let g = self.game_ptr();
-        let scripted = self.b.ins().load(I8, trusted(), g, offset_of!(Game, events.has_friends) as i32);
+        let scripted = self.b.ins().load(I8, in_region(Region::Game), g, offset_of!(Game, events.has_friends) as i32);
         self.guard(scripted, at);
         let c = self.here_cell(at);
         let owner = self.b.ins().band_imm_s(c, PLAYER_MASK as i64);
@@ -168,11 +169,11 @@ impl Translator<'_> {
         let index = self.b.ins().iadd_imm_s(number, -1);
         let zero = self.konst(0);
         let index = self.b.ins().smax(index, zero);
-        let last = self.b.ins().load(I32, trusted(), self.ctx, offset_of!(JitCtx, walk_last) as i32);
+        let last = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, walk_last) as i32);
         let index = self.b.ins().umin(index, last);
-        let stride = self.b.ins().load(I32, trusted(), self.ctx, offset_of!(JitCtx, walk_stride) as i32);
-        let here = self.b.ins().load(I32, trusted(), g, gen_offset(GenField::Here) as i32);
-        let positions = self.b.ins().load(I64, trusted(), g, offset_of!(Game, board.positions) as i32);
+        let stride = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, walk_stride) as i32);
+        let here = self.b.ins().load(I32, in_region(Region::Here), g, gen_offset(GenField::Here) as i32);
+        let positions = self.b.ins().load(I64, in_region(Region::Game), g, offset_of!(Game, board.positions) as i32);
         let wide = |s: &mut Self, x: Value| s.b.ins().uextend(I64, x);
         let (index, stride, dir, here64) = (wide(self, index), wide(self, stride), wide(self, dir), wide(self, here));
         let on_board = self.b.ins().icmp(IntCC::UnsignedLessThan, here64, positions);
@@ -180,7 +181,7 @@ impl Translator<'_> {
         let row = self.b.ins().imul(dir, positions);
         let i = self.b.ins().iadd(block, row);
         let i = self.b.ins().iadd(i, here64);
-        let len = self.b.ins().load(I64, trusted(), self.ctx, offset_of!(JitCtx, walk_len) as i32);
+        let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, walk_len) as i32);
         let in_table = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
         let ok = self.b.ins().band(on_board, in_table);
         let read = self.b.create_block();
@@ -189,16 +190,16 @@ impl Translator<'_> {
         let none = self.konst(-1);
         self.b.ins().brif(ok, read, &[], join, &[BlockArg::Value(none)]);
         self.b.switch_to_block(read);
-        let table = self.b.ins().load(self.ptr, trusted(), self.ctx, offset_of!(JitCtx, walk) as i32);
+        let table = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, walk) as i32);
         let off = self.b.ins().ishl_imm_s(i, 2);
         let p = self.b.ins().iadd(table, off);
-        let to = self.b.ins().load(I32, trusted(), p, 0);
+        let to = self.b.ins().load(I32, in_region(Region::Tables), p, 0);
         self.b.ins().jump(join, &[BlockArg::Value(to)]);
         self.b.switch_to_block(join);
         let to = self.b.block_params(join)[0];
         let moved = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, to, 0);
         let next = self.b.ins().select(moved, to, here);
-        self.b.ins().store(trusted(), next, g, gen_offset(GenField::Here) as i32);
+        self.b.ins().store(in_region(Region::Here), next, g, gen_offset(GenField::Here) as i32);
         moved
     }
 }
