@@ -170,11 +170,12 @@ fn off_compiles_nothing_and_auto_compiles_loops_at_once() {
 /// A game whose move word `put` is `words`, its moves, warnings and error
 /// (generating the first turn, then a perft of 2) under one engine.
 fn game_outcome(jit: JitMode, strict: bool, words: &str) -> GameOutcome {
+    let list = if words.contains(": put2 ") { "{move} put {move} put2" } else { "{move} put" };
     let src = format!(
         "{{board 3 3 {{grid}} board}}
         {{players {{player}} A {{player}} B players}}
         {words}
-        {{moves stone-drops {{move}} put moves}}
+        {{moves stone-drops {list} moves}}
         {{pieces {{piece}} Stone {{drops}} stone-drops pieces}}"
     );
     let config = Config { seed: Some(3), strict, max_steps: Some(1_000_000), jit, ..Config::default() };
@@ -213,6 +214,31 @@ fn direct_game_words_fail_and_warn_as_the_interpreters_do() {
     }
 }
 
+/// Edits a move word recorded but did not add (it failed a `verify`
+/// after them, or ended without `add-move`) are gone before the next move
+/// word starts, and a move word whose first instruction verifies its
+/// square adds its moves only where that holds: the same from the native
+/// generator loop as from the interpreter.
+#[test]
+fn move_words_start_clean_after_unfinished_moves() {
+    let cases: [(&str, u64, usize); 3] = [
+        // put: an edit then a failed verify; put2 must add one drop only.
+        (": put ( -- ) empty? verify drop  0 verify ; : put2 ( -- ) empty? verify drop add-move ;", 72, 9),
+        // put leaves its drop without adding it (no verify at all).
+        (": put ( -- ) drop ; : put2 ( -- ) drop add-move ;", 81, 9),
+        // not-empty? first: nothing is taken at the start, so no moves.
+        (": put ( -- ) not-empty? verify drop add-move ; : put2 ( -- ) not-empty? verify drop add-move ;", 0, 0),
+    ];
+    for (words, perft2, first_moves) in cases {
+        let interpreted = game_outcome(JitMode::Off, false, words);
+        let native = game_outcome(JitMode::All, false, words);
+        assert_eq!(interpreted, native, "{words}");
+        assert_eq!(native.0, Ok(perft2), "{words}");
+        assert_eq!(native.1.len(), first_moves, "{words}: {:?}", native.1);
+        assert!(native.1.iter().all(|m| m.matches(' ').count() <= 2), "one drop per move: {:?}", native.1);
+    }
+}
+
 /// The game words random move words are made of: direct ones, script
 /// runners (a nested generation), queries and names of the game below.
 const MOVE_WORDS: &[&str] = &[
@@ -230,8 +256,12 @@ fn random_move_word() -> impl Strategy<Value = String> {
         6 => proptest::sample::select(MOVE_WORDS).prop_map(str::to_string),
         2 => (-3i32..12).prop_map(|n| n.to_string()),
     ];
-    // Most end by adding what they built, so most runs have moves to play.
-    (proptest::collection::vec(word, 0..16), any::<bool>()).prop_map(|(w, add)| format!("{}{}", w.join(" "), if add { " add-move" } else { "" }))
+    // Some begin by verifying their square (which the generator may check
+    // before entering them); most end by adding what they built, so most
+    // runs have moves to play.
+    let start = proptest::sample::select(&["", "", "empty? verify ", "not-empty? verify "][..]);
+    (start, proptest::collection::vec(word, 0..16), any::<bool>())
+        .prop_map(|(start, w, add)| format!("{start}{}{}", w.join(" "), if add { " add-move" } else { "" }))
 }
 
 /// What a game run shows: perft 2 (or its error), the first moves, the
@@ -240,14 +270,15 @@ type GameOutcome = (Result<u64, String>, Vec<String>, Vec<String>);
 
 /// A random move word's game under one engine (an error when it does not
 /// load).
-fn random_game_outcome(jit: JitMode, body: &str, drops: bool) -> Result<GameOutcome, String> {
+fn random_game_outcome(jit: JitMode, (body, body2): (&str, &str), drops: bool) -> Result<GameOutcome, String> {
     let lists = if drops { "{drops} zzlist" } else { "{moves} zzlist" };
     let src = format!(
         "{{board 3 3 {{grid}} board}}
         {{directions -1 0 {{direction}} n 1 0 {{direction}} s 0 1 {{direction}} e 0 -1 {{direction}} w directions}}
         {{players {{player}} A {{player}} B players}}
         : zzmove {body} ;
-        {{moves zzlist {{move}} zzmove moves}}
+        : zzmove2 {body2} ;
+        {{moves zzlist {{move}} zzmove {{move}} zzmove2 moves}}
         {{pieces {{piece}} Man {lists} pieces}}
         {{board-setup {{setup}} A Man a1 {{setup}} B Man c3 board-setup}}"
     );
@@ -271,12 +302,13 @@ proptest! {
     #![proptest_config(proptest_config())]
 
     /// Random move words (direct game words, nested generations, board
-    /// clones) generate the same moves, perft, warnings and errors with
-    /// the generator entering native code as with the interpreter.
+    /// clones), two to a piece, generate the same moves, perft, warnings
+    /// and errors with the generator entering native code as with the
+    /// interpreter.
     #[test]
-    fn random_move_words_generate_the_same_both_ways(body in random_move_word(), drops in any::<bool>()) {
-        let interpreted = random_game_outcome(JitMode::Off, &body, drops);
-        let native = random_game_outcome(JitMode::All, &body, drops);
-        prop_assert_eq!(interpreted, native, "\n  move word: {}", body);
+    fn random_move_words_generate_the_same_both_ways(body in random_move_word(), body2 in random_move_word(), drops in any::<bool>()) {
+        let interpreted = random_game_outcome(JitMode::Off, (&body, &body2), drops);
+        let native = random_game_outcome(JitMode::All, (&body, &body2), drops);
+        prop_assert_eq!(interpreted, native, "\n  move words: {} / {}", body, body2);
     }
 }

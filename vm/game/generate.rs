@@ -229,7 +229,7 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
 fn run_words(vm: &mut Vm, batch: &mut MoveWords, words: &[MoveWordCode], from: i32, to: i32, piece: i32, drop: bool) -> VmResult<()> {
     let (mut pos, mut word) = (from, 0);
     vm.game.gen.piece = piece;
-    while pos < to {
+    while pos < to && !words.is_empty() {
         vm.game.gen.active = true;
         let stopped = batch.drive(vm, words, pos, word, to, piece);
         vm.game.gen.active = false;

@@ -212,6 +212,12 @@ struct Translator<'a> {
     rbase: i32,
     d0: Value,
     r0: Value,
+    /// In a fixed function, where the data (return) stack cell `d0` (`r0`)
+    /// is, and the keys the entry checks proved to lie on the stack: those
+    /// cells are at constant offsets from one address, which is all the
+    /// function keeps live for them.
+    dframe: Option<(Value, i32, i32)>,
+    rframe: Option<(Value, i32, i32)>,
     rk: i32,
     /// By block, the cells held on entry (fixed functions).
     held_at: std::collections::HashMap<Block, (Held, Held)>,
@@ -399,6 +405,8 @@ impl<'a> Translator<'a> {
             rbase: 0,
             d0: max_d,
             r0: max_r,
+            dframe: None,
+            rframe: None,
             rk: 0,
             held_at: Default::default(),
             dvars: Default::default(),
@@ -512,6 +520,16 @@ impl<'a> Translator<'a> {
         let b = self.b.ins().bor(rshort, rfull);
         let bad = self.b.ins().bor(a, b);
         self.guard(bad, at);
+        // Past the checks, `d0 - need ..= d0 + grow` lies within the stack
+        // (`max_d` < `STACK_CELLS`): no index there wraps.
+        let frame = |s: &mut Self, base: Variable, depth: Value, need: i32, grow: i32| {
+            let depth = s.b.ins().uextend(s.ptr, depth);
+            let off = s.b.ins().ishl_imm_s(depth, 2);
+            let base = s.var(base);
+            (s.b.ins().iadd(base, off), -need.max(0), grow.max(0))
+        };
+        self.dframe = Some(frame(self, self.v.ds, d, e.need, e.grow));
+        self.rframe = Some(frame(self, self.v.rs, r, e.rneed, e.rgrow));
     }
 
     fn depth(&mut self) -> Value {
@@ -691,6 +709,11 @@ impl<'a> Translator<'a> {
     /// Where the cell `key` is: relative to the entry depths in a fixed
     /// function, else to the depth where the block began.
     fn key_slot(&mut self, r: bool, key: i32) -> Value {
+        if let Some((at, lo, hi)) = if r { self.rframe } else { self.dframe } {
+            if (lo..hi).contains(&key) {
+                return self.b.ins().iadd_imm_s(at, 4 * key as i64);
+            }
+        }
         let (base, i) = if r {
             (self.v.rs, self.b.ins().iadd_imm_s(self.r0, key as i64))
         } else if self.fixed {

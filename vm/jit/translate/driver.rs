@@ -200,7 +200,14 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         b.seal_all_blocks();
         b.finalize(module.target_config());
     }
+    let dump = std::env::var_os("AXFORTH_JIT_DUMP").is_some();
+    ctx.set_disasm(dump);
     module.define_function(id, &mut ctx).ok()?;
+    if dump {
+        if let Some(code) = ctx.compiled_code() {
+            eprintln!("---- the generator's loop:\n{}", code.vcode.as_deref().unwrap_or(""));
+        }
+    }
     module.clear_context(&mut ctx);
     module.finalize_definitions().ok()?;
     let code = module.get_finalized_function(id);
