@@ -127,21 +127,7 @@ fn native_signature(module: &JITModule) -> cranelift_codegen::ir::Signature {
 pub(super) type Trampoline = unsafe extern "C" fn(*mut JitCtx, NativeFn) -> u32;
 
 pub(super) fn trampoline(module: &mut JITModule) -> Option<Trampoline> {
-    let ptr = module.target_config().pointer_type();
-    let mut sig = module.make_signature();
-    sig.params.extend([AbiParam::new(ptr), AbiParam::new(ptr)]);
-    sig.returns.push(AbiParam::new(I32));
-    let id = module.declare_anonymous_function(&sig).ok()?;
-    let mut ctx = module.make_context();
-    ctx.func.signature = sig;
-    let mut fctx = FunctionBuilderContext::new();
-    {
-        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        let native = b.import_signature(native_signature(module));
-        let entry = b.create_block();
-        b.append_block_params_for_function_params(entry);
-        b.switch_to_block(entry);
-        let (c, f) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+    let code = entry_function(module, "the trampoline", |b, native, c, f| {
         let fields = scalar_fields();
         let mut args = vec![c];
         for (ty, off) in fields {
@@ -159,15 +145,51 @@ pub(super) fn trampoline(module: &mut JITModule) -> Option<Trampoline> {
         b.ins().jump(out, &[]);
         b.switch_to_block(out);
         b.ins().return_(&results[..1]);
+    })?;
+    // SAFETY: built with the signature of `Trampoline`.
+    Some(unsafe { std::mem::transmute::<*const u8, Trampoline>(code) })
+}
+
+/// A function Rust calls, `extern "C" fn(ctx, x) -> u32` (`x` a pointer
+/// or a pointer-sized value), whose body `build` writes from its entry
+/// block, given the native functions' signature, `ctx` and `x`. Its code
+/// is printed under `AXFORTH_JIT_DUMP`.
+pub(super) fn entry_function(
+    module: &mut JITModule,
+    what: &str,
+    build: impl FnOnce(&mut FunctionBuilder, SigRef, Value, Value),
+) -> Option<*const u8> {
+    let ptr = module.target_config().pointer_type();
+    let mut sig = module.make_signature();
+    sig.params.extend([AbiParam::new(ptr), AbiParam::new(ptr)]);
+    sig.returns.push(AbiParam::new(I32));
+    let id = module.declare_anonymous_function(&sig).ok()?;
+    let mut ctx = module.make_context();
+    ctx.func.signature = sig;
+    let mut fctx = FunctionBuilderContext::new();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        declare_regions(&mut b);
+        let native = b.import_signature(native_signature(module));
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let (c, x) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+        build(&mut b, native, c, x);
         b.seal_all_blocks();
         b.finalize(module.target_config());
     }
+    let dump = std::env::var_os("AXFORTH_JIT_DUMP").is_some();
+    ctx.set_disasm(dump);
     module.define_function(id, &mut ctx).ok()?;
+    if dump {
+        if let Some(code) = ctx.compiled_code() {
+            eprintln!("---- {what}:\n{}", code.vcode.as_deref().unwrap_or(""));
+        }
+    }
     module.clear_context(&mut ctx);
     module.finalize_definitions().ok()?;
-    let code = module.get_finalized_function(id);
-    // SAFETY: built just above with the signature of `Trampoline`.
-    Some(unsafe { std::mem::transmute::<*const u8, Trampoline>(code) })
+    Some(module.get_finalized_function(id))
 }
 
 /// The machine registers' places in the context, in signature order.

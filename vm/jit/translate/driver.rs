@@ -9,7 +9,7 @@
 //! `MoveWordCode`, the generation context and the two `Vm` fields a move
 //! word starts from, nothing of any game.
 
-use super::{ctx_field, ctx_fixed, data, in_region, native_signature, scalar_fields, Region};
+use super::{ctx_field, ctx_fixed, data, in_region, scalar_fields, Region};
 use crate::game::generate::Context;
 use crate::game::moves::NOT_PARTIAL;
 use crate::game::Game;
@@ -18,8 +18,8 @@ use crate::jit::{JitCtx, DONE, VERIFY};
 use crate::vm::Vm;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
-use cranelift_codegen::ir::{AbiParam, BlockArg, InstBuilder, MemFlagsData};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData};
+use cranelift_frontend::FunctionBuilder;
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
 use std::mem::offset_of;
@@ -33,17 +33,7 @@ fn gen(field: usize) -> i32 {
 
 pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
     let ptr = module.target_config().pointer_type();
-    let mut sig = module.make_signature();
-    sig.params.extend([AbiParam::new(ptr), AbiParam::new(ptr)]);
-    sig.returns.push(AbiParam::new(I32));
-    let id = module.declare_anonymous_function(&sig).ok()?;
-    let mut ctx = module.make_context();
-    ctx.func.signature = sig;
-    let mut fctx = FunctionBuilderContext::new();
-    {
-        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        super::declare_regions(&mut b);
-        let native = b.import_signature(native_signature(module));
+    let code = super::entry_function(module, "the generator's loop", |b, native, c, d| {
         // The drive and the VM's fields are Rust's, touched by no move word
         // (`drive` is on the generator's stack; the two `Vm` fields are
         // rewritten before every attempt anyway).
@@ -51,24 +41,20 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let game_mem = in_region(Region::Game);
         let here_mem = in_region(Region::Here);
 
-        let entry = b.create_block();
-        b.append_block_params_for_function_params(entry);
-        b.switch_to_block(entry);
-        let (c, d) = (b.block_params(entry)[0], b.block_params(entry)[1]);
         let field = |b: &mut FunctionBuilder, ty, off: usize| b.ins().load(ty, own, d, off as i32);
-        let words = field(&mut b, ptr, offset_of!(Drive, words));
-        let nwords = field(&mut b, I32, offset_of!(Drive, nwords));
-        let pos_end = field(&mut b, I32, offset_of!(Drive, pos_end));
-        let piece = field(&mut b, I32, offset_of!(Drive, piece));
-        let tos = field(&mut b, I32, offset_of!(Drive, tos));
-        let rdepth = field(&mut b, I32, offset_of!(Drive, rdepth));
-        let fp = field(&mut b, I32, offset_of!(Drive, fp));
-        let refill = field(&mut b, I8, offset_of!(Drive, refill));
-        let fresh = field(&mut b, I64, offset_of!(Drive, steps));
-        let reserve = field(&mut b, I64, offset_of!(Drive, reserve));
-        let tolerant = field(&mut b, I8, offset_of!(Drive, tolerant));
-        let pos0 = field(&mut b, I32, offset_of!(Drive, pos));
-        let w0 = field(&mut b, I32, offset_of!(Drive, word));
+        let words = field(b, ptr, offset_of!(Drive, words));
+        let nwords = field(b, I32, offset_of!(Drive, nwords));
+        let pos_end = field(b, I32, offset_of!(Drive, pos_end));
+        let piece = field(b, I32, offset_of!(Drive, piece));
+        let tos = field(b, I32, offset_of!(Drive, tos));
+        let rdepth = field(b, I32, offset_of!(Drive, rdepth));
+        let fp = field(b, I32, offset_of!(Drive, fp));
+        let refill = field(b, I8, offset_of!(Drive, refill));
+        let fresh = field(b, I64, offset_of!(Drive, steps));
+        let reserve = field(b, I64, offset_of!(Drive, reserve));
+        let tolerant = field(b, I8, offset_of!(Drive, tolerant));
+        let pos0 = field(b, I32, offset_of!(Drive, pos));
+        let w0 = field(b, I32, offset_of!(Drive, word));
         let game = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, game) as i32);
         let vm = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, vm) as i32);
         let steps0 = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, steps) as i32);
@@ -196,21 +182,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         b.ins().store(own, p[2], d, offset_of!(Drive, word) as i32);
         b.ins().store(ctx_field(), p[3], c, offset_of!(JitCtx, steps) as i32);
         b.ins().return_(&[p[0]]);
-
-        b.seal_all_blocks();
-        b.finalize(module.target_config());
-    }
-    let dump = std::env::var_os("AXFORTH_JIT_DUMP").is_some();
-    ctx.set_disasm(dump);
-    module.define_function(id, &mut ctx).ok()?;
-    if dump {
-        if let Some(code) = ctx.compiled_code() {
-            eprintln!("---- the generator's loop:\n{}", code.vcode.as_deref().unwrap_or(""));
-        }
-    }
-    module.clear_context(&mut ctx);
-    module.finalize_definitions().ok()?;
-    let code = module.get_finalized_function(id);
-    // SAFETY: built just above with the signature of `Driver`.
+    })?;
+    // SAFETY: built with the signature of `Driver`.
     Some(unsafe { std::mem::transmute::<*const u8, Driver>(code) })
 }
