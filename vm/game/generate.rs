@@ -59,9 +59,12 @@ struct Plan {
 impl Plan {
     /// The move words (`drops`: the drop words) of piece type `t`.
     fn of(&self, t: usize, drops: bool) -> &[MoveWordCode] {
-        let i = 2 * (t - 1) + drops as usize;
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.words[start..self.ends[i]]
+        // `t` is a type the plan covers (the scan checks), so the ends are
+        // there; a type it does not cover has no words.
+        let i = (2 * t + drops as usize).wrapping_sub(2);
+        let start = if i == 0 { 0 } else { self.ends.get(i - 1).copied().unwrap_or(0) };
+        let end = self.ends.get(i).copied().unwrap_or(0);
+        self.words.get(start..end).unwrap_or(&[])
     }
 }
 
@@ -234,7 +237,10 @@ fn run_words(vm: &mut Vm, batch: &mut MoveWords, words: &[MoveWordCode], from: i
         let stopped = batch.drive(vm, words, pos, word, to, piece);
         vm.game.gen.active = false;
         let DriveEnd::Stopped { pos: at, word: w, end, tolerant } = stopped else { return Ok(()) };
-        let code = words[w as usize];
+        // The loop stops only at a word of the range it was given.
+        let Some(&code) = words.get(w as usize) else {
+            return Err(ErrorKind::ControlFlow("the native move generator stopped outside its words".into()).into());
+        };
         let (result, tolerant) = match end {
             MoveWordEnd::Done | MoveWordEnd::Verify => (Ok(()), tolerant),
             MoveWordEnd::Failed(e) => (Err(e), tolerant),
