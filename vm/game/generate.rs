@@ -11,7 +11,7 @@
 use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::jit::{DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
+use crate::jit::{Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
 use crate::vm::{direct, word, Vm};
 
 /// The state move words see.
@@ -42,8 +42,10 @@ pub struct Context {
     /// Buffers of nested generations, kept for the next one (a search
     /// generates at every node: it must not allocate each time).
     spare: Vec<Vec<Action>>,
-    /// Plans of finished generations, kept for the next (see `Plan`).
+    /// Plans of finished generations, kept for the next (see `Plan`):
+    /// emptied, and settled ones to use again as they are.
     spare_plans: Vec<Plan>,
+    settled_plans: Vec<Plan>,
 }
 
 /// The move words a generation runs, by piece type: its own buffers (a
@@ -52,21 +54,30 @@ pub struct Context {
 #[derive(Default)]
 struct Plan {
     words: Vec<MoveWordCode>,
-    /// Where each piece type's moves, then its drops, end in `words`.
-    ends: Vec<usize>,
+    /// By piece type (index 0 unused), its move words and its drop words
+    /// in `words`.
+    moves: Vec<[u32; 2]>,
+    drops: Vec<[u32; 2]>,
+    /// What the plan was made from; `None` while some word may still get
+    /// native code (its calls must be counted, so the plan is made anew).
+    key: Option<PlanKey>,
 }
 
-impl Plan {
-    /// The move words (`drops`: the drop words) of piece type `t`.
-    fn of(&self, t: usize, drops: bool) -> &[MoveWordCode] {
-        // `t` is a type the plan covers (the scan checks), so the ends are
-        // there; a type it does not cover has no words.
-        let i = (2 * t + drops as usize).wrapping_sub(2);
-        let start = if i == 0 { 0 } else { self.ends.get(i - 1).copied().unwrap_or(0) };
-        let end = self.ends.get(i).copied().unwrap_or(0);
-        self.words.get(start..end).unwrap_or(&[])
-    }
+/// What a plan depends on: the pieces and move lists declared, the code
+/// compiled (a word redefined moves both), and the generation's filters.
+#[derive(Clone, Copy, PartialEq)]
+struct PlanKey {
+    words: usize,
+    code: u32,
+    pieces: usize,
+    lists: usize,
+    of_type: i32,
+    types: usize,
 }
+
+/// Settled plans kept for the next generations (a search generates with
+/// a few filters at most).
+const KEPT_PLANS: usize = 8;
 
 /// What a nested generation must put back.
 struct Saved {
@@ -160,99 +171,152 @@ pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_
 }
 
 fn run_move_words(vm: &mut Vm) -> VmResult<()> {
-    // The move words of each piece type, flat, so the scans below read one
-    // slice instead of walking pieces, lists and entries at every square.
+    let g = &vm.game;
+    let types = g.piece_scan_limit.unwrap_or(usize::MAX).min(g.pieces.len());
+    let key = PlanKey {
+        words: vm.dict.words.len(),
+        code: vm.code.next_addr(),
+        pieces: g.pieces.len(),
+        lists: g.move_lists.len(),
+        of_type: g.gen.of_type,
+        types,
+    };
+    let kept = vm.game.gen.settled_plans.iter().position(|p| p.key == Some(key));
+    let plan = match kept {
+        Some(i) => vm.game.gen.settled_plans.swap_remove(i),
+        None => make_plan(vm, key),
+    };
+    let mut batch = MoveWords::begin(vm);
+    let result = run_plan(vm, &mut batch, &plan, types);
+    batch.end(vm);
+    keep_plan(&mut vm.game.gen, plan);
+    result
+}
+
+/// The move words of each piece type, flat, so the scans read one slice
+/// instead of walking pieces, lists and entries at every square; with
+/// their native code, which counts a call of each.
+fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
     let g = &mut vm.game;
     let mut plan = g.gen.spare_plans.pop().unwrap_or_default();
-    let piece_limit = g.piece_scan_limit.unwrap_or(usize::MAX).min(g.pieces.len());
-    let of_type = g.gen.of_type;
-    for piece in &g.pieces[..piece_limit] {
-        for lists in [&piece.moves, &piece.drops] {
+    plan.moves.push([0, 0]);
+    plan.drops.push([0, 0]);
+    for piece in &g.pieces[..key.types] {
+        for (lists, drops) in [(&piece.moves, false), (&piece.drops, true)] {
+            let start = plan.words.len() as u32;
             for &list in lists.iter() {
-                let entries = g.move_lists[list].entries.iter().filter(|&&(_, t)| of_type == 0 || t == of_type);
+                let entries = g.move_lists[list].entries.iter().filter(|&&(_, t)| key.of_type == 0 || t == key.of_type);
                 plan.words.extend(entries.map(|&(xt, move_type)| MoveWordCode { native: 0, xt, move_type, requires: 0 }));
             }
-            plan.ends.push(plan.words.len());
+            let span = [start, plan.words.len() as u32];
+            if drops { &mut plan.drops } else { &mut plan.moves }.push(span);
         }
     }
+    let mut settled = true;
     for w in plan.words.iter_mut() {
         if let Some(entry) = vm.dict.words.get(w.xt as usize).map(|w| w.entry) {
             w.native = vm.jit_move_word(entry);
             if w.native != 0 {
                 w.requires = vm.move_word_requires(entry);
             }
+            settled &= vm.jit_settled(entry, w.native);
         }
     }
-    let mut batch = MoveWords::begin(vm);
-    let result = run_plan(vm, &mut batch, &plan, piece_limit);
-    batch.end(vm);
+    plan.key = settled.then_some(key);
+    plan
+}
+
+/// Keeps a settled plan as it is (replacing an older one made from the
+/// same things), and the buffers of any other.
+fn keep_plan(g: &mut Context, mut plan: Plan) {
+    if plan.key.is_some() {
+        g.settled_plans.retain(|p| p.key != plan.key);
+        if g.settled_plans.len() < KEPT_PLANS {
+            g.settled_plans.push(plan);
+            return;
+        }
+    }
     plan.words.clear();
-    plan.ends.clear();
-    vm.game.gen.spare_plans.push(plan);
-    result
+    plan.moves.clear();
+    plan.drops.clear();
+    plan.key = None;
+    g.spare_plans.push(plan);
 }
 
 /// Runs `plan` for its `types` piece types.
 fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> VmResult<()> {
-    let positions = vm.game.board.scan_positions();
+    let positions = vm.game.board.scan_positions() as i32;
     let for_player = vm.game.gen.for_player;
     // Moves of the pieces on the board, read as the scan reaches them (a
     // move word may have stored into the board); no scan when no piece
     // type has a move word (a game of drops).
-    let moving = (1..=types).any(|t| !plan.of(t, false).is_empty());
-    let mut next = if moving { 0 } else { positions };
-    loop {
-        let found = {
-            let cells = vm.game.board.cells(&vm.mem)?;
-            (next..positions).find(|&pos| {
-                let content = cells.get(pos);
-                let t = (content & PIECE_TYPE_MASK) as usize;
-                content != 0 && content & PLAYER_MASK == for_player && t != 0 && t <= types
-            })
-        };
-        let Some(pos) = found else { break };
-        next = pos + 1;
-        let content = vm.game.board.get(&vm.mem, pos as i32)?;
-        let t = (content & PIECE_TYPE_MASK) as usize;
-        run_words(vm, batch, plan.of(t, false), pos as i32, pos as i32 + 1, content, false)?;
+    if plan.moves.iter().any(|[start, end]| start < end) {
+        let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions);
+        sweep(vm, batch, plan, &mut d, false)?;
     }
     // Drops of every piece type at every position.
     for t in 1..=types {
-        let words = plan.of(t, true);
-        if !words.is_empty() {
-            run_words(vm, batch, words, 0, positions as i32, t as i32 | for_player, true)?;
+        let span = plan.drops.get(t).copied().unwrap_or_default();
+        if span[0] < span[1] {
+            let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions).drops(span, t as i32 | for_player);
+            sweep(vm, batch, plan, &mut d, true)?;
         }
     }
     Ok(())
 }
 
-/// Runs every word of `words` at every position of `from..to` (the piece
-/// moved or dropped: `piece`): natively in one go where it can, each
+/// Runs the attempts of sweep `d`: natively in one go where it can, each
 /// attempt the native loop stops at finished here.
-fn run_words(vm: &mut Vm, batch: &mut MoveWords, words: &[MoveWordCode], from: i32, to: i32, piece: i32, drop: bool) -> VmResult<()> {
-    let (mut pos, mut word) = (from, 0);
-    vm.game.gen.piece = piece;
-    while pos < to && !words.is_empty() {
+fn sweep(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, d: &mut Drive, drop: bool) -> VmResult<()> {
+    loop {
+        if !advance(vm, plan, d)? {
+            return Ok(());
+        }
         vm.game.gen.active = true;
-        let stopped = batch.drive(vm, words, pos, word, to, piece);
+        let stopped = batch.drive(vm, d);
         vm.game.gen.active = false;
-        let DriveEnd::Stopped { pos: at, word: w, end, tolerant } = stopped else { return Ok(()) };
-        // The loop stops only at a word of the range it was given.
-        let Some(&code) = words.get(w as usize) else {
+        let (end, tolerant) = match stopped {
+            DriveEnd::Finished => return Ok(()),
+            DriveEnd::Advance => continue,
+            DriveEnd::Stopped { end, tolerant } => (end, tolerant),
+        };
+        // The loop stops only at an attempt, a word of the plan.
+        let Some(&code) = plan.words.get(d.word as usize) else {
             return Err(ErrorKind::ControlFlow("the native move generator stopped outside its words".into()).into());
         };
+        let (pos, piece) = (d.pos, d.piece);
         let (result, tolerant) = match end {
             MoveWordEnd::Done | MoveWordEnd::Verify => (Ok(()), tolerant),
             MoveWordEnd::Failed(e) => (Err(e), tolerant),
-            MoveWordEnd::NotNative => interpret_move_word(vm, batch, code, at, piece)?,
+            MoveWordEnd::NotNative => interpret_move_word(vm, batch, code, pos, piece)?,
         };
         vm.game.gen.clear_actions();
         if let Err(e) = result {
-            move_word_failed(vm, e, tolerant, code.xt, at, piece, drop)?;
+            move_word_failed(vm, e, tolerant, code.xt, pos, piece, drop)?;
         }
-        (pos, word) = if w as usize + 1 < words.len() { (at, w + 1) } else { (at + 1, 0) };
+        d.word += 1;
     }
-    Ok(())
+}
+
+/// Moves the cursor of `d` to its next attempt, as the native loop does:
+/// false when there is none left.
+fn advance(vm: &Vm, plan: &Plan, d: &mut Drive) -> VmResult<bool> {
+    while d.word >= d.word_end {
+        d.pos += 1;
+        if d.pos >= d.pos_end {
+            return Ok(false);
+        }
+        if d.scan == 0 {
+            (d.word, d.word_end) = (d.first, d.first_end);
+            continue;
+        }
+        let content = vm.game.board.get(&vm.mem, d.pos)?;
+        let t = (content & PIECE_TYPE_MASK) as usize;
+        let mine = content & PLAYER_MASK == d.for_player && t != 0 && t <= d.types as usize;
+        let [start, end] = if mine { plan.moves.get(t).copied().unwrap_or_default() } else { [0, 0] };
+        (d.word, d.word_end, d.piece) = (start, end, content);
+    }
+    Ok(true)
 }
 
 /// Runs a move word the native loop cannot (it has no native code, or the

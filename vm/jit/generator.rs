@@ -18,7 +18,7 @@ use super::{JitCtx, JitMode, NativeFn, DEOPT, NATIVE_FRAMES};
 use crate::error::{ErrorKind, VmError};
 use crate::vm::{Frame, StackFrame, Vm, HOST_RETURN};
 
-/// How a move word run by `MoveWords::run` ended.
+/// How an attempt the generator takes over ended.
 pub(crate) enum MoveWordEnd {
     /// It has no native code (yet): the caller runs it with `execute`,
     /// the batch suspended.
@@ -47,46 +47,97 @@ pub(crate) const ANY_SQUARE: u32 = 0;
 pub(crate) const EMPTY_SQUARE: u32 = 1;
 pub(crate) const TAKEN_SQUARE: u32 = 2;
 
-/// The driver ran every attempt of its range.
+/// The driver ran every attempt of its sweep.
 pub(crate) const DRIVE_FINISHED: u32 = 0;
-/// The attempt at (`pos`, `word`) has no native code.
+/// The attempt at the cursor has no native code.
 pub(crate) const DRIVE_NOT_NATIVE: u32 = 4;
-/// The attempt at (`pos`, `word`) ended leaving edits of a move it did not
+/// The attempt at the cursor ended leaving edits of a move it did not
 /// add: they must be cleared before the next.
 pub(crate) const DRIVE_PENDING: u32 = 5;
+/// The next square cannot be read natively: the generator moves the
+/// cursor on (and reports what there is to report).
+pub(crate) const DRIVE_ADVANCE: u32 = 6;
 
-/// What `driver` runs and where it stopped: every word of `words` at every
-/// position from `pos` to `pos_end` (starting at word `word`), with piece
-/// `piece`; and the registers each attempt starts from.
+/// A sweep of the generator, as `driver` runs it: for each position from
+/// `pos` to `pos_end`, either (`scan`) the move words of the piece of
+/// `for_player` found there, by its type (`spans`), or the drop words
+/// `first..first_end`. Its cursor (`pos`, `word`, `word_end`, `piece`) is
+/// the attempt of word `word` at `pos` while `word < word_end`, else the
+/// end of the attempts at `pos`; the driver and the generator both move
+/// it on. Also the registers each attempt starts from.
 #[repr(C)]
 pub(crate) struct Drive {
     pub words: *const MoveWordCode,
-    pub nwords: u32,
-    pub pos: i32,
-    pub pos_end: i32,
-    pub word: u32,
-    pub piece: i32,
-    pub tos: i32,
-    pub rdepth: u32,
-    pub fp: u32,
+    /// By piece type (index 0 unused), its move words in `words`.
+    pub spans: *const [u32; 2],
+    pub types: u32,
+    pub for_player: i32,
+    pub scan: u8,
     /// Each attempt starts with `steps` (and `reserve`), or (0) goes on
     /// with what the last left.
     pub refill: u8,
     pub tolerant: u8,
+    pub first: u32,
+    pub first_end: u32,
+    pub pos: i32,
+    pub word: u32,
+    pub word_end: u32,
+    pub piece: i32,
+    pub pos_end: i32,
+    pub tos: i32,
+    pub rdepth: u32,
+    pub fp: u32,
     pub steps: u64,
     pub reserve: u64,
     /// Attempts entered.
     pub entries: u64,
 }
 
+impl Drive {
+    /// A sweep with its cursor before position `from`.
+    pub(crate) fn new(words: &[MoveWordCode], spans: &[[u32; 2]], for_player: i32, from: i32, pos_end: i32) -> Drive {
+        Drive {
+            words: words.as_ptr(),
+            spans: spans.as_ptr(),
+            types: spans.len().saturating_sub(1) as u32,
+            for_player,
+            scan: 1,
+            refill: 0,
+            tolerant: 0,
+            first: 0,
+            first_end: 0,
+            pos: from - 1,
+            word: 0,
+            word_end: 0,
+            piece: 0,
+            pos_end,
+            tos: 0,
+            rdepth: 0,
+            fp: 0,
+            steps: 0,
+            reserve: 0,
+            entries: 0,
+        }
+    }
+
+    /// The sweep of the drop words `first..first_end` of `piece` at every
+    /// position of `from..pos_end`.
+    pub(crate) fn drops(mut self, [first, first_end]: [u32; 2], piece: i32) -> Drive {
+        (self.scan, self.first, self.first_end, self.piece) = (0, first, first_end, piece);
+        self
+    }
+}
+
 /// How a `MoveWords::drive` stopped.
 pub(crate) enum DriveEnd {
     /// Every attempt ran, natively, to its end.
     Finished,
-    /// The attempt of `word` at `pos` needs the generator: it has not
-    /// run (`NotNative`), or it ended (`Done`, `Verify`, `Failed`) and
-    /// the generator finishes it, then drives on from the next.
-    Stopped { pos: i32, word: u32, end: MoveWordEnd, tolerant: bool },
+    /// The cursor is to be moved on by the generator.
+    Advance,
+    /// The attempt at the cursor needs the generator: it has not run
+    /// (`NotNative`), or it ended (`Done`, `Verify`, `Failed`) and the
+    /// generator finishes it, then drives on from the next.
+    Stopped { end: MoveWordEnd, tolerant: bool },
 }
 
 /// A run of move words entered natively, in one stack frame of their own.
@@ -108,7 +159,7 @@ pub(crate) struct MoveWords {
 
 impl Vm {
     /// The native code of the move word whose code starts at `entry` (0:
-    /// none yet), for a generation to run it with `MoveWords::run`: a
+    /// none yet), for a generation to run it with `MoveWords::drive`: a
     /// call counted as from native code, so `auto` compiles a move word
     /// the generator runs often.
     pub(crate) fn jit_move_word(&mut self, entry: crate::ops::Addr) -> NativeFn {
@@ -117,6 +168,13 @@ impl Vm {
         }
         self.jit_cover_code();
         self.jit_native(entry, true).unwrap_or(0)
+    }
+
+    /// Whether the move word at `entry` will keep the native code it has
+    /// now (none, for good: the JIT is off or refused it), so a plan may
+    /// keep it without counting its calls.
+    pub(crate) fn jit_settled(&self, entry: crate::ops::Addr, native: NativeFn) -> bool {
+        native != 0 || self.jit.mode == JitMode::Off || self.jit.slots.get(entry as usize) == Some(&super::NEVER)
     }
 
     /// What the move word whose code starts at `entry` requires first of
@@ -184,57 +242,47 @@ impl MoveWords {
         self.suspend(vm);
     }
 
-    /// Runs the attempts of `words` at positions `pos..pos_end` (from word
-    /// `word` at `pos`) natively for piece `piece`, until one needs the
-    /// generator. The generation context is `active`; the driver sets
-    /// `from`, `here`, the piece and the move type of each attempt.
-    pub(crate) fn drive(&mut self, vm: &mut Vm, words: &[MoveWordCode], pos: i32, word: u32, pos_end: i32, piece: i32) -> DriveEnd {
-        let Some(driver) = vm.jit.driver else {
-            return DriveEnd::Stopped { pos, word, end: MoveWordEnd::NotNative, tolerant: false };
-        };
+    /// Runs the sweep `d` natively from its cursor, an attempt, until an
+    /// attempt needs the generator. The generation context is `active`;
+    /// the driver sets `from`, `here`, the piece and the move type of
+    /// each attempt.
+    pub(crate) fn drive(&mut self, vm: &mut Vm, d: &mut Drive) -> DriveEnd {
+        let not_native = DriveEnd::Stopped { end: MoveWordEnd::NotNative, tolerant: false };
+        let Some(driver) = vm.jit.driver else { return not_native };
         if self.caller.is_none() {
-            return DriveEnd::Stopped { pos, word, end: MoveWordEnd::NotNative, tolerant: false };
+            return not_native;
         }
         let (refill, (steps, reserve)) = match self.refill {
             Some(r) => (1, r),
             None => (0, (0, 0)),
         };
-        let mut d = Drive {
-            words: words.as_ptr(),
-            nwords: words.len() as u32,
-            pos,
-            pos_end,
-            word,
-            piece,
-            tos: self.tos,
-            rdepth: self.rdepth,
-            fp: self.base + 1,
-            refill,
-            tolerant: !vm.config.strict as u8,
-            steps,
-            reserve,
-            entries: 0,
-        };
+        d.tos = self.tos;
+        d.rdepth = self.rdepth;
+        d.fp = self.base + 1;
+        (d.refill, d.steps, d.reserve) = (refill, steps, reserve);
+        d.tolerant = !vm.config.strict as u8;
+        d.entries = 0;
         let ctx: *mut JitCtx = vm.jit.ctx;
         // SAFETY: the context is the VM's own, filled when the batch
-        // resumed and by every helper since (as in `run`); `d` outlives
-        // the call, and `words` is the generator's own buffer, which no
-        // move word can reach.
+        // resumed and by every helper since (as in `run`); `d` and the
+        // plan it points into (the generator's own buffers, which no move
+        // word can reach) outlive the call.
         let status = unsafe {
             (*ctx).steps = vm.steps_left;
-            driver(ctx, &mut d)
+            driver(ctx, d)
         };
         vm.jit.entries += d.entries;
         // SAFETY: as above.
         vm.steps_left = unsafe { (*ctx).steps };
-        let (pos, word, tolerant) = (d.pos, d.word, vm.tolerant);
+        let tolerant = vm.tolerant;
         let end = match status {
             DRIVE_FINISHED => return DriveEnd::Finished,
+            DRIVE_ADVANCE => return DriveEnd::Advance,
             DRIVE_NOT_NATIVE => MoveWordEnd::NotNative,
             DRIVE_PENDING => MoveWordEnd::Done,
             _ => self.finish(vm, status),
         };
-        DriveEnd::Stopped { pos, word, end, tolerant }
+        DriveEnd::Stopped { end, tolerant }
     }
 
     /// A move word stopped in native code with `status` (`DEOPT` or

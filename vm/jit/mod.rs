@@ -26,7 +26,7 @@ use crate::error::{ErrorKind, VmError};
 use crate::ops::Addr;
 use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
 use cranelift_jit::{JITBuilder, JITModule};
-pub(crate) use generator::{DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
+pub(crate) use generator::{Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
 
 /// When colon definitions get native code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +85,10 @@ pub struct JitCtx {
     /// `Dictionary::targets`: what EXECUTE does with each xt.
     pub targets: *const i32,
     pub targets_len: u64,
+    /// The board's cells in data space, and how many there are (0 when
+    /// they do not lie within it: every read goes the interpreter's way).
+    pub board: *const i32,
+    pub board_len: u64,
     pub steps: u64,
     pub tos: i32,
     pub depth: u32,
@@ -163,6 +167,8 @@ impl Jit {
             walk_len: 0,
             targets: std::ptr::null(),
             targets_len: 0,
+            board: std::ptr::null(),
+            board_len: 0,
             steps: 0,
             tos: 0,
             depth: 0,
@@ -385,6 +391,10 @@ impl Vm {
             Some(crate::vm::HostRun::Direct { ins, outs, .. }) => Some((ins as u32, outs as u32)),
             _ => None,
         };
+        if std::env::var_os("AXFORTH_JIT_DUMP").is_some() {
+            let name = definition(dict, entry).map_or(String::new(), |w| w.display_name());
+            eprintln!("---- compiling `{name}`");
+        }
         match translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, &directs) {
             Some((f, fixed)) => {
                 self.jit.compiled += 1;
@@ -421,6 +431,12 @@ impl Vm {
             c.walk_len = board.walk.len() as u64;
             c.walk_last = board.walk_last();
             c.walk_stride = board.walk_stride;
+            // The data space never moves nor shrinks, so cells found
+            // within it now stay there.
+            let end = (board.cells as usize).checked_add(4 * board.positions);
+            let within = board.complete && end.is_some_and(|e| e <= mem_len);
+            c.board = if within { mem.add(board.cells as usize) as *const i32 } else { std::ptr::null() };
+            c.board_len = if within { board.positions as u64 } else { 0 };
             let targets = self.dict.targets();
             c.targets = targets.as_ptr();
             c.targets_len = targets.len() as u64;

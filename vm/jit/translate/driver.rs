@@ -1,24 +1,25 @@
 //! The move generator's inner loop in native code: `driver(ctx, drive)`
-//! runs the move words of a `Drive` (every word at every position of a
-//! range) one after another, setting up each as `MoveWords::run` would,
-//! and comes back to Rust only when the range is done or an attempt needs
-//! Rust: a word without native code, a deoptimization, an error, or a
-//! move left half built (its edits must be cleared).
+//! runs a sweep (`Drive`): it scans the board for the pieces of the side
+//! to move and runs each one's move words, or runs drop words at every
+//! position, setting up each attempt itself, and comes back to Rust only
+//! when the sweep is done or an attempt needs Rust: a word without native
+//! code, a deoptimization, an error, a move left half built (its edits
+//! must be cleared), or a square it cannot read.
 //!
 //! Built once per VM, like the trampoline; it knows the layout of `Drive`,
-//! `MoveWordCode`, the generation context and the two `Vm` fields a move
-//! word starts from, nothing of any game.
+//! `MoveWordCode`, the generation context, the board's cells and the two
+//! `Vm` fields a move word starts from, nothing of any game.
 
 use super::{ctx_field, ctx_fixed, data, in_region, scalar_fields, Region};
 use crate::game::generate::Context;
 use crate::game::moves::NOT_PARTIAL;
-use crate::game::Game;
-use crate::jit::generator::{Drive, MoveWordCode, DRIVE_FINISHED, DRIVE_NOT_NATIVE, DRIVE_PENDING, EMPTY_SQUARE};
+use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
+use crate::jit::generator::{Drive, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_NOT_NATIVE, DRIVE_PENDING, EMPTY_SQUARE};
 use crate::jit::{JitCtx, DONE, VERIFY};
 use crate::vm::Vm;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
-use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
@@ -41,70 +42,133 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let game_mem = in_region(Region::Game);
         let here_mem = in_region(Region::Here);
 
+        // The drive's fields are read where they are used, not kept live
+        // through the loop: across the call they would only be spilled.
         let field = |b: &mut FunctionBuilder, ty, off: usize| b.ins().load(ty, own, d, off as i32);
-        let words = field(b, ptr, offset_of!(Drive, words));
-        let nwords = field(b, I32, offset_of!(Drive, nwords));
-        let pos_end = field(b, I32, offset_of!(Drive, pos_end));
-        let piece = field(b, I32, offset_of!(Drive, piece));
-        let tos = field(b, I32, offset_of!(Drive, tos));
-        let rdepth = field(b, I32, offset_of!(Drive, rdepth));
-        let fp = field(b, I32, offset_of!(Drive, fp));
-        let refill = field(b, I8, offset_of!(Drive, refill));
-        let fresh = field(b, I64, offset_of!(Drive, steps));
-        let reserve = field(b, I64, offset_of!(Drive, reserve));
-        let tolerant = field(b, I8, offset_of!(Drive, tolerant));
-        let pos0 = field(b, I32, offset_of!(Drive, pos));
-        let w0 = field(b, I32, offset_of!(Drive, word));
+        let cursor = [
+            field(b, I32, offset_of!(Drive, pos)),
+            field(b, I32, offset_of!(Drive, word)),
+            field(b, I32, offset_of!(Drive, word_end)),
+            field(b, I32, offset_of!(Drive, piece)),
+        ];
         let game = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, game) as i32);
-        let vm = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, vm) as i32);
         let steps0 = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, steps) as i32);
+        let args = |xs: &[Value]| xs.iter().map(|&x| BlockArg::Value(x)).collect::<Vec<_>>();
+        let block = |b: &mut FunctionBuilder, params: &[Type]| {
+            let block = b.create_block();
+            for &ty in params {
+                b.append_block_param(block, ty);
+            }
+            block
+        };
+        // head(pos, w, w_end, piece, steps): the cursor.
+        let head = block(b, &[I32, I32, I32, I32, I64]);
+        let exit = block(b, &[I32, I32, I32, I32, I32, I64]);
+        let ok = block(b, &[I64]);
+        let (attempt, next, last, next_square, drops, scan, read_square, found) =
+            (b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block());
+        b.ins().jump(head, &args(&[cursor[0], cursor[1], cursor[2], cursor[3], steps0]));
 
-        let head = b.create_block();
-        for ty in [I32, I32, I64] {
-            b.append_block_param(head, ty);
-        }
-        let body = b.create_block();
-        let run = b.create_block();
-        let ok = b.create_block();
-        b.append_block_param(ok, I64);
-        let after = b.create_block();
-        let exit = b.create_block();
-        for ty in [I32, I32, I32, I64] {
-            b.append_block_param(exit, ty);
-        }
-        let args = |xs: &[cranelift_codegen::ir::Value]| xs.iter().map(|&x| BlockArg::Value(x)).collect::<Vec<_>>();
-        b.ins().jump(head, &args(&[pos0, w0, steps0]));
-
-        // head(pos, w, steps): the attempt of word w at pos, if any is left.
         b.switch_to_block(head);
-        let (pos, w, steps) = (b.block_params(head)[0], b.block_params(head)[1], b.block_params(head)[2]);
-        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos, pos_end);
-        let last = b.create_block();
-        b.ins().brif(finished, last, &[], body, &[]);
+        let [pos, w, w_end, piece, steps] = [0, 1, 2, 3, 4].map(|i| b.block_params(head)[i]);
+        let more = b.ins().icmp(IntCC::UnsignedLessThan, w, w_end);
+        b.ins().brif(more, attempt, &[], next, &[]);
+
+        // next: the attempts at `pos` are done; on to the next square.
+        b.switch_to_block(next);
+        let pos1 = b.ins().iadd_imm_s(pos, 1);
+        let pos_end = field(b, I32, offset_of!(Drive, pos_end));
+        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos1, pos_end);
+        b.ins().brif(finished, last, &[], next_square, &[]);
 
         b.switch_to_block(last);
         b.ins().store(ctx_field(), steps, c, offset_of!(JitCtx, steps) as i32);
         let s = b.ins().iconst(I32, DRIVE_FINISHED as i64);
         b.ins().return_(&[s]);
 
-        b.switch_to_block(body);
-        let wrapped = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, w, nwords);
-        let next_pos = b.ins().iadd_imm_s(pos, 1);
-        let zero = b.ins().iconst(I32, 0);
-        b.ins().brif(wrapped, head, &args(&[next_pos, zero, steps]), run, &[]);
+        b.switch_to_block(next_square);
+        let scanning = field(b, I8, offset_of!(Drive, scan));
+        b.ins().brif(scanning, scan, &[], drops, &[]);
 
-        b.switch_to_block(run);
+        b.switch_to_block(drops);
+        let first = field(b, I32, offset_of!(Drive, first));
+        let first_end = field(b, I32, offset_of!(Drive, first_end));
+        b.ins().jump(head, &args(&[pos1, first, first_end, piece, steps]));
+
+        // scan: the piece of the side to move on the next square, if any,
+        // read as the scan reaches it, as the generator reads it.
+        b.switch_to_block(scan);
+        let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
+        let wide = b.ins().uextend(I64, pos1);
+        let readable = b.ins().icmp(IntCC::UnsignedLessThan, wide, len);
+        let advance = b.ins().iconst(I32, DRIVE_ADVANCE as i64);
+        b.ins().brif(readable, read_square, &[], exit, &args(&[advance, pos, w_end, w_end, piece, steps]));
+
+        b.switch_to_block(read_square);
+        let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
+        let off = b.ins().ishl_imm_s(wide, 2);
+        let p = b.ins().iadd(board, off);
+        let content = b.ins().load(I32, data(), p, 0);
+        let t = b.ins().band_imm_s(content, PIECE_TYPE_MASK as i64);
+        let owner = b.ins().band_imm_s(content, PLAYER_MASK as i64);
+        let for_player = field(b, I32, offset_of!(Drive, for_player));
+        let types = field(b, I32, offset_of!(Drive, types));
+        let ours = b.ins().icmp(IntCC::Equal, owner, for_player);
+        let typed = b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
+        let known = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, t, types);
+        let mine = b.ins().band(ours, typed);
+        let mine = b.ins().band(mine, known);
+        let zero = b.ins().iconst(I32, 0);
+        b.ins().brif(mine, found, &[], head, &args(&[pos1, zero, zero, content, steps]));
+
+        b.switch_to_block(found);
+        let spans = field(b, ptr, offset_of!(Drive, spans));
+        let t = b.ins().uextend(I64, t);
+        let off = b.ins().ishl_imm_s(t, 3);
+        let span = b.ins().iadd(spans, off);
+        let start = b.ins().load(I32, own, span, 0);
+        let end = b.ins().load(I32, own, span, 4);
+        b.ins().jump(head, &args(&[pos1, start, end, content, steps]));
+
+        // attempt: word `w` at `pos`.
+        b.switch_to_block(attempt);
+        let words = field(b, ptr, offset_of!(Drive, words));
         let size = std::mem::size_of::<MoveWordCode>() as i64;
         let index = b.ins().uextend(I64, w);
         let index = b.ins().imul_imm_s(index, size);
         let word = b.ins().iadd(words, index);
         let f = b.ins().load(ptr, own, word, offset_of!(MoveWordCode, native) as i32);
         let none = b.ins().icmp_imm_s(IntCC::Equal, f, 0);
-        let call = b.create_block();
+        let native_block = b.create_block();
         let not_native = b.ins().iconst(I32, DRIVE_NOT_NATIVE as i64);
-        b.ins().brif(none, exit, &args(&[not_native, pos, w, steps]), call, &[]);
+        b.ins().brif(none, exit, &args(&[not_native, pos, w, w_end, piece, steps]), native_block, &[]);
 
-        b.switch_to_block(call);
+        // A first instruction that verifies the square is checked here
+        // before anything is set up: an attempt that would fail it at once
+        // is not entered (it would change nothing and take no step).
+        b.switch_to_block(native_block);
+        let next_w = b.ins().iadd_imm_s(w, 1);
+        let requires = b.ins().load(I32, own, word, offset_of!(MoveWordCode, requires) as i32);
+        let enter = b.create_block();
+        let check = b.create_block();
+        let read = b.create_block();
+        b.ins().brif(requires, check, &[], enter, &[]);
+        b.switch_to_block(check);
+        let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
+        let wide = b.ins().uextend(I64, pos);
+        let on_board = b.ins().icmp(IntCC::UnsignedLessThan, wide, len);
+        b.ins().brif(on_board, read, &[], enter, &[]);
+        b.switch_to_block(read);
+        let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
+        let off = b.ins().ishl_imm_s(wide, 2);
+        let p = b.ins().iadd(board, off);
+        let content = b.ins().load(I32, data(), p, 0);
+        let empty = b.ins().icmp_imm_s(IntCC::Equal, content, 0);
+        let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, EMPTY_SQUARE as i64);
+        let fails = b.ins().icmp(IntCC::NotEqual, empty, wants_empty);
+        b.ins().brif(fails, head, &args(&[pos, next_w, w_end, piece, steps]), enter, &[]);
+
+        b.switch_to_block(enter);
         let move_type = b.ins().load(I32, own, word, offset_of!(MoveWordCode, move_type) as i32);
         b.ins().store(game_mem, pos, game, gen(offset_of!(Context, from)));
         b.ins().store(here_mem, pos, game, gen(offset_of!(Context, here)));
@@ -112,45 +176,23 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         b.ins().store(game_mem, move_type, game, gen(offset_of!(Context, move_type)));
         let whole = b.ins().iconst(I32, NOT_PARTIAL as i64);
         b.ins().store(game_mem, whole, game, gen(offset_of!(Context, partial)));
+        let vm = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, vm) as i32);
+        let tolerant = field(b, I8, offset_of!(Drive, tolerant));
         b.ins().store(own, tolerant, vm, offset_of!(Vm, tolerant) as i32);
+        let refill = field(b, I8, offset_of!(Drive, refill));
+        let reserve = field(b, I64, offset_of!(Drive, reserve));
         let kept = b.ins().load(I64, own, vm, offset_of!(Vm, steps_reserve) as i32);
         let reserve_now = b.ins().select(refill, reserve, kept);
         b.ins().store(own, reserve_now, vm, offset_of!(Vm, steps_reserve) as i32);
+        let fresh = field(b, I64, offset_of!(Drive, steps));
         let steps_now = b.ins().select(refill, fresh, steps);
-        // A first instruction that verifies the square: checked here, and
-        // an attempt that would fail it at once is not entered (it would
-        // change nothing and take no step).
-        let requires = b.ins().load(I32, own, word, offset_of!(MoveWordCode, requires) as i32);
-        let enter = b.create_block();
-        let check = b.create_block();
-        let read = b.create_block();
-        b.ins().brif(requires, check, &[], enter, &[]);
-        b.switch_to_block(check);
-        let cells = b.ins().load(I32, game_mem, game, offset_of!(Game, board.cells) as i32);
-        let positions = b.ins().load(I64, game_mem, game, offset_of!(Game, board.positions) as i32);
-        let mem = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, mem) as i32);
-        let mem_len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, mem_len) as i32);
-        let wide_pos = b.ins().uextend(I64, pos);
-        let on_board = b.ins().icmp(IntCC::UnsignedLessThan, wide_pos, positions);
-        let at = b.ins().uextend(I64, cells);
-        let offset = b.ins().ishl_imm_s(wide_pos, 2);
-        let at = b.ins().iadd(at, offset);
-        let end = b.ins().iadd_imm_s(at, 4);
-        let in_memory = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, mem_len);
-        let readable = b.ins().band(on_board, in_memory);
-        b.ins().brif(readable, read, &[], enter, &[]);
-        b.switch_to_block(read);
-        let p = b.ins().iadd(mem, at);
-        let content = b.ins().load(I32, data(), p, 0);
-        let empty = b.ins().icmp_imm_s(IntCC::Equal, content, 0);
-        let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, EMPTY_SQUARE as i64);
-        let fails = b.ins().icmp(IntCC::NotEqual, empty, wants_empty);
-        b.ins().brif(fails, ok, &[BlockArg::Value(steps_now)], enter, &[]);
-
-        b.switch_to_block(enter);
-        let entries = b.ins().load(I64, own, d, offset_of!(Drive, entries) as i32);
+        let entries = field(b, I64, offset_of!(Drive, entries));
         let entries = b.ins().iadd_imm_s(entries, 1);
         b.ins().store(own, entries, d, offset_of!(Drive, entries) as i32);
+        let tos = field(b, I32, offset_of!(Drive, tos));
+        let rdepth = field(b, I32, offset_of!(Drive, rdepth));
+        let fp = field(b, I32, offset_of!(Drive, fp));
+        let zero = b.ins().iconst(I32, 0);
         let call_args = [c, tos, zero, rdepth, fp, steps_now];
         let inst = b.ins().call_indirect(native, f, &call_args);
         let results = b.inst_results(inst).to_vec();
@@ -163,24 +205,27 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         b.switch_to_block(not_done);
         let left = b.ins().load(I64, ctx_field(), c, scalar_fields()[4].1 as i32);
         let verified = b.ins().icmp_imm_s(IntCC::Equal, status, VERIFY as i64);
-        b.ins().brif(verified, ok, &[BlockArg::Value(left)], exit, &args(&[status, pos, w, left]));
+        b.ins().brif(verified, ok, &[BlockArg::Value(left)], exit, &args(&[status, pos, w, w_end, piece, left]));
 
         // ok(steps): the word ended (added its moves, or failed a verify).
         b.switch_to_block(ok);
         let steps = b.block_params(ok)[0];
         let pending = b.ins().load(I8, game_mem, game, gen(offset_of!(Context, pending)));
-        let next_w = b.ins().iadd_imm_s(w, 1);
         let pending_s = b.ins().iconst(I32, DRIVE_PENDING as i64);
-        b.ins().brif(pending, exit, &args(&[pending_s, pos, w, steps]), after, &[]);
+        let after = b.create_block();
+        b.ins().brif(pending, exit, &args(&[pending_s, pos, w, w_end, piece, steps]), after, &[]);
         b.switch_to_block(after);
-        b.ins().jump(head, &args(&[pos, next_w, steps]));
+        b.ins().jump(head, &args(&[pos, next_w, w_end, piece, steps]));
 
-        // exit(status, pos, w, steps): Rust takes attempt (pos, w) over.
+        // exit(status, pos, w, w_end, piece, steps): the generator takes
+        // over at the cursor.
         b.switch_to_block(exit);
         let p = b.block_params(exit).to_vec();
         b.ins().store(own, p[1], d, offset_of!(Drive, pos) as i32);
         b.ins().store(own, p[2], d, offset_of!(Drive, word) as i32);
-        b.ins().store(ctx_field(), p[3], c, offset_of!(JitCtx, steps) as i32);
+        b.ins().store(own, p[3], d, offset_of!(Drive, word_end) as i32);
+        b.ins().store(own, p[4], d, offset_of!(Drive, piece) as i32);
+        b.ins().store(ctx_field(), p[5], c, offset_of!(JitCtx, steps) as i32);
         b.ins().return_(&[p[0]]);
     })?;
     // SAFETY: built with the signature of `Driver`.

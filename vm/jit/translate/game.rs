@@ -126,15 +126,14 @@ impl Translator<'_> {
     /// The content of position `pos`; off the board (an error, or under
     /// the tolerances an empty square with a warning) the interpreter's.
     fn board_cell(&mut self, pos: Value, at: Addr) -> Value {
-        let g = self.game_ptr();
-        let positions = self.b.ins().load(I64, in_region(Region::Game), g, offset_of!(Game, board.positions) as i32);
-        let cells = self.b.ins().load(I32, in_region(Region::Game), g, offset_of!(Game, board.cells) as i32);
+        let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, board_len) as i32);
         let wide = self.b.ins().uextend(I64, pos);
-        let off = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, wide, positions);
+        let off = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, wide, len);
         self.guard(off, at);
-        let scaled = self.b.ins().ishl_imm_s(pos, 2);
-        let addr = self.b.ins().iadd(cells, scaled);
-        self.fetch(addr, at)
+        let cells = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, board) as i32);
+        let scaled = self.b.ins().ishl_imm_s(wide, 2);
+        let p = self.b.ins().iadd(cells, scaled);
+        self.b.ins().load(I32, super::data(), p, 0)
     }
 
     /// `friend?` (or `enemy?`) at `here`, as the interpreter answers it
