@@ -57,7 +57,7 @@ pub const BALANCED_ATOMS: &[&str] = &[
     "1+", "1-", "SWAP", "ROT", "-ROT", "OVER +", "OVER -", "DUP *", "2 *", "NEGATE", "3 AND", "DUP DROP", "V @ +",
     "DUP V !", "V ++", "15 AND CELLS BUF + @", "7 AND BUF + C@", "DUP DUP 15 AND CELLS BUF + !", "DUP OVER 7 AND BUF + C!",
     "5 +", "4 MOD", "3 /", "0 /", "0=", "2DUP + NIP", "TUCK DROP", "1 2 2DROP", "2DUP SWAP 2DROP", "DUP >R R> +",
-    "DEPTH +", "0 V +!", "9 =", "2 <",
+    "DEPTH +", "0 V +!", "9 =", "2 <", "DUP 2 < OVER 0= AND +", "DUP 9 = 0= +", "DUP 0< 0= -",
 ];
 
 /// Balanced pieces inside a DO loop.
@@ -82,6 +82,8 @@ pub fn balanced(depth: u32, loops: u32) -> BoxedStrategy<String> {
         1 => inner.clone().prop_map(|b| format!("DUP 0< IF {b} THEN")),
         1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("DUP 3 AND IF {a} ELSE {b} THEN")),
         1 => inner.clone().prop_map(|b| format!("DUP 2 < IF {b} THEN")),
+        1 => inner.clone().prop_map(|b| format!("DUP 3 < OVER 0> AND IF {b} THEN")),
+        1 => inner.clone().prop_map(|b| format!("DUP 0= 0= IF {b} THEN")),
         1 => (1..5i32, inner_loop.clone()).prop_map(|(n, b)| format!("{n} 0 DO {b} LOOP")),
         1 => (1..4i32, inner_loop).prop_map(|(n, b)| format!("{n} 0 ?DO {b} DUP 7 AND 5 = IF LEAVE THEN LOOP")),
         1 => inner.clone().prop_map(|b| format!("3 BEGIN DUP 0> WHILE >R {b} R> 1- REPEAT DROP")),

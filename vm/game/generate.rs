@@ -269,15 +269,24 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
 /// attempt the native loop stops at finished here.
 fn sweep(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, d: &mut Drive, drop: bool) -> VmResult<()> {
     loop {
-        if !advance(vm, plan, d)? {
-            return Ok(());
-        }
         vm.game.gen.active = true;
         let stopped = batch.drive(vm, d);
         vm.game.gen.active = false;
         let (end, tolerant) = match stopped {
             DriveEnd::Finished => return Ok(()),
-            DriveEnd::Advance => continue,
+            DriveEnd::Advance => {
+                if !advance(vm, plan, d)? {
+                    return Ok(());
+                }
+                continue;
+            }
+            // No native loop: the generator moves the cursor itself.
+            DriveEnd::Unavailable => {
+                if !advance(vm, plan, d)? {
+                    return Ok(());
+                }
+                (MoveWordEnd::NotNative, false)
+            }
             DriveEnd::Stopped { end, tolerant } => (end, tolerant),
         };
         // The loop stops only at an attempt, a word of the plan.

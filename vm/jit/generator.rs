@@ -134,6 +134,9 @@ pub(crate) enum DriveEnd {
     Finished,
     /// The cursor is to be moved on by the generator.
     Advance,
+    /// There is no native loop (the JIT is off, or the batch is closed):
+    /// the generator runs the sweep itself.
+    Unavailable,
     /// The attempt at the cursor needs the generator: it has not run
     /// (`NotNative`), or it ended (`Done`, `Verify`, `Failed`) and the
     /// generator finishes it, then drives on from the next.
@@ -242,15 +245,14 @@ impl MoveWords {
         self.suspend(vm);
     }
 
-    /// Runs the sweep `d` natively from its cursor, an attempt, until an
-    /// attempt needs the generator. The generation context is `active`;
+    /// Runs the sweep `d` natively from its cursor until an attempt needs
+    /// the generator. The generation context is `active`;
     /// the driver sets `from`, `here`, the piece and the move type of
     /// each attempt.
     pub(crate) fn drive(&mut self, vm: &mut Vm, d: &mut Drive) -> DriveEnd {
-        let not_native = DriveEnd::Stopped { end: MoveWordEnd::NotNative, tolerant: false };
-        let Some(driver) = vm.jit.driver else { return not_native };
+        let Some(driver) = vm.jit.driver else { return DriveEnd::Unavailable };
         if self.caller.is_none() {
-            return not_native;
+            return DriveEnd::Unavailable;
         }
         let (refill, (steps, reserve)) = match self.refill {
             Some(r) => (1, r),

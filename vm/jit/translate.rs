@@ -26,9 +26,9 @@ use game::{gen_offset, GenField};
 use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
 use crate::ops::{Addr, Op};
 use crate::vm::{Frame, HOST_RETURN};
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{AbiParam, AliasRegion, AliasRegionData, Block, BlockArg, FuncRef, InstBuilder, MemFlagsData, SigRef, Type, Value};
+use cranelift_codegen::ir::{AbiParam, AliasRegion, AliasRegionData, Block, BlockArg, FuncRef, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef, Type, Value};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
@@ -995,8 +995,48 @@ impl<'a> Translator<'a> {
         self.b.ins().bmask(I32, c)
     }
 
+    /// The truth value flag `x` was made from, when it is one `flag` made
+    /// (a value defined in this function dominates its uses, and so do its
+    /// operands).
+    fn flag_source(&self, x: Value) -> Option<Value> {
+        let dfg = &self.b.func.dfg;
+        match dfg.insts[dfg.value_def(x).inst()?] {
+            InstructionData::Unary { opcode: Opcode::Bmask, arg } => Some(arg),
+            _ => None,
+        }
+    }
+
+    /// `c` false: a comparison turned around where `c` is one, so a branch
+    /// on it stays a compare and a jump.
+    fn invert(&mut self, c: Value) -> Value {
+        if let Some(inst) = self.b.func.dfg.value_def(c).inst() {
+            if let InstructionData::IntCompare { cond, args, .. } = self.b.func.dfg.insts[inst] {
+                return self.b.ins().icmp(cond.complement(), args[0], args[1]);
+            }
+        }
+        self.b.ins().bxor_imm_s(c, 1)
+    }
+
+    /// A comparison of `x` with `n`; a flag tested against zero is its own
+    /// truth value (no mask made and tested again).
     fn cmp_imm(&mut self, cc: IntCC, x: Value, n: i64) -> Value {
+        if n == 0 && matches!(cc, IntCC::Equal | IntCC::NotEqual) {
+            if let Some(c) = self.flag_source(x) {
+                return if cc == IntCC::NotEqual { c } else { self.invert(c) };
+            }
+        }
         self.b.ins().icmp_imm_s(cc, x, n)
+    }
+
+    /// `AND`; of two flags, the flag of both truth values.
+    fn and(&mut self, a: Value, b: Value) -> Value {
+        match (self.flag_source(a), self.flag_source(b)) {
+            (Some(x), Some(y)) => {
+                let both = self.b.ins().band(x, y);
+                self.flag(both)
+            }
+            _ => self.b.ins().band(a, b),
+        }
     }
 
     /// A checked pointer to `len` bytes of data space at `addr`.
@@ -1613,7 +1653,7 @@ impl<'a> Translator<'a> {
             Op::ZeroNe => self.compare_lit(at, NotEqual, 0),
             Op::ZeroLt => self.compare_lit(at, SignedLessThan, 0),
             Op::ZeroGt => self.compare_lit(at, SignedGreaterThan, 0),
-            Op::And => self.binary(at, |s, a, b| s.b.ins().band(a, b)),
+            Op::And => self.binary(at, |s, a, b| s.and(a, b)),
             Op::Or => self.binary(at, |s, a, b| s.b.ins().bor(a, b)),
             Op::Xor => self.binary(at, |s, a, b| s.b.ins().bxor(a, b)),
             Op::Invert => self.unary(at, |s, x| s.b.ins().bnot(x)),
@@ -1864,8 +1904,16 @@ impl<'a> Translator<'a> {
                 self.need(2, at);
                 let b = self.var(tos_v);
                 let a = self.below(1);
-                let both = self.b.ins().band(a, b);
-                let taken = self.cmp_imm(Equal, both, 0);
+                let taken = match (self.flag_source(a), self.flag_source(b)) {
+                    (Some(x), Some(y)) => {
+                        let (x, y) = (self.invert(x), self.invert(y));
+                        self.b.ins().bor(x, y)
+                    }
+                    _ => {
+                        let both = self.b.ins().band(a, b);
+                        self.cmp_imm(Equal, both, 0)
+                    }
+                };
                 self.branch(taken, t, at, |s| s.drop_n(2));
             }
             Op::JumpUnlessEq(t) => self.compare_jump(Equal, t, at),

@@ -65,8 +65,8 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let head = block(b, &[I32, I32, I32, I32, I64]);
         let exit = block(b, &[I32, I32, I32, I32, I32, I64]);
         let ok = block(b, &[I64]);
-        let (attempt, next, last, next_square, drops, scan, read_square, found) =
-            (b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block(), b.create_block());
+        let scan_loop = block(b, &[I32]);
+        let [attempt, next, last, drops, scan, in_board, read_square, found] = [(); 8].map(|_| b.create_block());
         b.ins().jump(head, &args(&[cursor[0], cursor[1], cursor[2], cursor[3], steps0]));
 
         b.switch_to_block(head);
@@ -76,50 +76,56 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
 
         // next: the attempts at `pos` are done; on to the next square.
         b.switch_to_block(next);
-        let pos1 = b.ins().iadd_imm_s(pos, 1);
         let pos_end = field(b, I32, offset_of!(Drive, pos_end));
-        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos1, pos_end);
-        b.ins().brif(finished, last, &[], next_square, &[]);
+        let scanning = field(b, I8, offset_of!(Drive, scan));
+        b.ins().brif(scanning, scan, &[], drops, &[]);
 
         b.switch_to_block(last);
         b.ins().store(ctx_field(), steps, c, offset_of!(JitCtx, steps) as i32);
         let s = b.ins().iconst(I32, DRIVE_FINISHED as i64);
         b.ins().return_(&[s]);
 
-        b.switch_to_block(next_square);
-        let scanning = field(b, I8, offset_of!(Drive, scan));
-        b.ins().brif(scanning, scan, &[], drops, &[]);
-
         b.switch_to_block(drops);
+        let pos1 = b.ins().iadd_imm_s(pos, 1);
+        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos1, pos_end);
         let first = field(b, I32, offset_of!(Drive, first));
         let first_end = field(b, I32, offset_of!(Drive, first_end));
-        b.ins().jump(head, &args(&[pos1, first, first_end, piece, steps]));
+        b.ins().brif(finished, last, &[], head, &args(&[pos1, first, first_end, piece, steps]));
 
-        // scan: the piece of the side to move on the next square, if any,
-        // read as the scan reaches it, as the generator reads it.
+        // scan: on to the next square holding a piece of the side to move,
+        // each read as the scan reaches it, as the generator reads it. What
+        // the loop needs is loaded once: nothing runs in it.
         b.switch_to_block(scan);
         let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
+        let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
+        let for_player = field(b, I32, offset_of!(Drive, for_player));
+        let types = field(b, I32, offset_of!(Drive, types));
+        b.ins().jump(scan_loop, &args(&[pos]));
+
+        b.switch_to_block(scan_loop);
+        let p0 = b.block_params(scan_loop)[0];
+        let pos1 = b.ins().iadd_imm_s(p0, 1);
+        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos1, pos_end);
+        b.ins().brif(finished, last, &[], in_board, &[]);
+        b.switch_to_block(in_board);
         let wide = b.ins().uextend(I64, pos1);
         let readable = b.ins().icmp(IntCC::UnsignedLessThan, wide, len);
         let advance = b.ins().iconst(I32, DRIVE_ADVANCE as i64);
-        b.ins().brif(readable, read_square, &[], exit, &args(&[advance, pos, w_end, w_end, piece, steps]));
+        let zero = b.ins().iconst(I32, 0);
+        b.ins().brif(readable, read_square, &[], exit, &args(&[advance, p0, zero, zero, piece, steps]));
 
         b.switch_to_block(read_square);
-        let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
         let off = b.ins().ishl_imm_s(wide, 2);
         let p = b.ins().iadd(board, off);
         let content = b.ins().load(I32, data(), p, 0);
         let t = b.ins().band_imm_s(content, PIECE_TYPE_MASK as i64);
         let owner = b.ins().band_imm_s(content, PLAYER_MASK as i64);
-        let for_player = field(b, I32, offset_of!(Drive, for_player));
-        let types = field(b, I32, offset_of!(Drive, types));
         let ours = b.ins().icmp(IntCC::Equal, owner, for_player);
         let typed = b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
         let known = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, t, types);
         let mine = b.ins().band(ours, typed);
         let mine = b.ins().band(mine, known);
-        let zero = b.ins().iconst(I32, 0);
-        b.ins().brif(mine, found, &[], head, &args(&[pos1, zero, zero, content, steps]));
+        b.ins().brif(mine, found, &[], scan_loop, &args(&[pos1]));
 
         b.switch_to_block(found);
         let spans = field(b, ptr, offset_of!(Drive, spans));
