@@ -45,7 +45,7 @@ pub struct Context {
     /// Plans of finished generations, kept for the next (see `Plan`):
     /// emptied, and settled ones to use again as they are.
     spare_plans: Vec<Plan>,
-    settled_plans: Vec<Plan>,
+    settled_plans: Vec<std::rc::Rc<Plan>>,
 }
 
 /// The move words a generation runs, by piece type: its own buffers (a
@@ -181,15 +181,21 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
         of_type: g.gen.of_type,
         types,
     };
-    let kept = vm.game.gen.settled_plans.iter().position(|p| p.key == Some(key));
-    let plan = match kept {
-        Some(i) => vm.game.gen.settled_plans.swap_remove(i),
-        None => make_plan(vm, key),
-    };
-    let mut batch = MoveWords::begin(vm);
-    let result = run_plan(vm, &mut batch, &plan, types);
-    batch.end(vm);
+    // A kept plan is shared, not moved: a nested generation may keep
+    // others meanwhile.
+    if let Some(plan) = vm.game.gen.settled_plans.iter().find(|p| p.key == Some(key)).cloned() {
+        return run_batch(vm, &plan, types);
+    }
+    let plan = make_plan(vm, key);
+    let result = run_batch(vm, &plan, types);
     keep_plan(&mut vm.game.gen, plan);
+    result
+}
+
+fn run_batch(vm: &mut Vm, plan: &Plan, types: usize) -> VmResult<()> {
+    let mut batch = MoveWords::begin(vm);
+    let result = run_plan(vm, &mut batch, plan, types);
+    batch.end(vm);
     result
 }
 
@@ -232,7 +238,7 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
     if plan.key.is_some() {
         g.settled_plans.retain(|p| p.key != plan.key);
         if g.settled_plans.len() < KEPT_PLANS {
-            g.settled_plans.push(plan);
+            g.settled_plans.push(std::rc::Rc::new(plan));
             return;
         }
     }

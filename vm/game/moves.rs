@@ -90,7 +90,12 @@ impl MoveStore {
 
     pub fn add(&mut self, actions: &[Action], move_type: i32, partial: i32, pass: bool) {
         let start = self.actions.len() as u32;
-        self.actions.extend_from_slice(actions);
+        // Most moves have one to three actions: copied one by one, not by
+        // a call of `memcpy`.
+        self.actions.reserve(actions.len());
+        for &a in actions {
+            self.actions.push(a);
+        }
         self.moves.push(MoveRec { actions: start, len: actions.len() as u32, move_type, partial, pass });
     }
 

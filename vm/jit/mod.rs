@@ -102,7 +102,16 @@ pub struct JitCtx {
     pub next_addr: u32,
     pub walk_last: u32,
     pub walk_stride: u32,
+    /// The start in `walk` of the block of `walk_player`'s directions, as
+    /// a step last computed it: a step for the same player reuses it.
+    /// `jit_fill` forgets it (`walk_player` = `NO_WALK_PLAYER`), the shape
+    /// it came from having possibly changed.
+    pub walk_player: i32,
+    pub walk_block: u64,
 }
+
+/// No player (no player's number is 0, and that cell has no other bits).
+pub const NO_WALK_PLAYER: i32 = i32::MIN;
 
 /// A compiled definition's entry (`translate::native_signature`), run
 /// from Rust through `Jit::trampoline`.
@@ -180,6 +189,8 @@ impl Jit {
             next_addr: 0,
             walk_last: 0,
             walk_stride: 0,
+            walk_player: NO_WALK_PLAYER,
+            walk_block: 0,
         }));
         Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0 }
     }
@@ -191,6 +202,9 @@ impl Jit {
             flags.set("opt_level", "speed").ok()?;
             flags.set("use_colocated_libcalls", "false").ok()?;
             flags.set("is_pic", "false").ok()?;
+            // The IR checker costs a sixth of compile time; debug builds
+            // (and so the test suite) keep it to catch a translator slip.
+            flags.set("enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" }).ok()?;
             let isa = cranelift_native::builder().ok()?.finish(cranelift_codegen::settings::Flags::new(flags)).ok()?;
             let builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
             let mut module = JITModule::new(builder);
@@ -314,13 +328,14 @@ impl Vm {
     /// native caller's would, so `auto` compiles the word once it is hot
     /// instead of interpreting it at every node.
     pub fn execute_hot(&mut self, xt: u32) -> crate::error::VmResult<()> {
+        let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) else {
+            return self.execute(xt);
+        };
         if self.jit.mode == JitMode::Auto {
-            if let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) {
-                self.jit_cover_code();
-                let _ = self.jit_native(entry, true);
-            }
+            self.jit_cover_code();
+            let _ = self.jit_native(entry, true);
         }
-        self.execute(xt)
+        self.run(entry)
     }
 
     /// The native code of the definition at `entry`, compiling it when due
@@ -431,6 +446,7 @@ impl Vm {
             c.walk_len = board.walk.len() as u64;
             c.walk_last = board.walk_last();
             c.walk_stride = board.walk_stride;
+            c.walk_player = NO_WALK_PLAYER;
             // The data space never moves nor shrinks, so cells found
             // within it now stay there.
             let end = (board.cells as usize).checked_add(4 * board.positions);

@@ -101,9 +101,11 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
             eprintln!("---- native code at {start}:\n{}", code.vcode.as_deref().unwrap_or(""));
         }
     }
+    let size = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
     module.clear_context(&mut ctx);
     module.finalize_definitions().ok()?;
     let code = module.get_finalized_function(id);
+    dump_bytes(code, size);
     let f = code as NativeFn;
     (f >= COUNT_LIMIT).then_some((f, fixed))
 }
@@ -187,9 +189,25 @@ pub(super) fn entry_function(
             eprintln!("---- {what}:\n{}", code.vcode.as_deref().unwrap_or(""));
         }
     }
+    let size = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
     module.clear_context(&mut ctx);
     module.finalize_definitions().ok()?;
-    Some(module.get_finalized_function(id))
+    let code = module.get_finalized_function(id);
+    dump_bytes(code, size);
+    Some(code)
+}
+
+/// When `AXFORTH_JIT_DUMP` names a directory, writes a function's machine
+/// code there as `ADDRESS.bin` (hex), so a profiler's samples, which only
+/// know addresses, can be read against a disassembly
+/// (`objdump -D -b binary -mi386:x86-64 --adjust-vma=0xADDRESS`).
+fn dump_bytes(code: *const u8, size: usize) {
+    let Some(dir) = std::env::var_os("AXFORTH_JIT_DUMP").map(std::path::PathBuf::from).filter(|d| d.is_dir()) else {
+        return;
+    };
+    // SAFETY: `code` is the start of a finalized function of `size` bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(code, size) };
+    let _ = std::fs::write(dir.join(format!("{:x}.bin", code as usize)), bytes);
 }
 
 /// The machine registers' places in the context, in signature order.
@@ -253,6 +271,12 @@ struct Translator<'a> {
     inlined: Option<Block>,
     /// The entries of the bodies being translated, outermost first.
     inline_stack: Vec<Addr>,
+    /// The frames of the calls translated in place around this point, not
+    /// stored yet, outermost first: the call's address and the return
+    /// depth its frame saves. Only code that leaves (a deoptimization, a
+    /// helper, a call) needs them in memory, so only that code stores
+    /// them; the frame count is the current one less the frames above.
+    pending_frames: Vec<(Addr, SavedDepth)>,
     inline_budget: usize,
     /// The function being built, for RECURSE: a direct call.
     itself: Option<FuncRef>,
@@ -267,6 +291,8 @@ struct Translator<'a> {
     /// A failed `verify` (param: its address): ends the move word with
     /// status `VERIFY` during move generation, else deoptimizes there.
     verify_failed: Block,
+    /// The move word ends with status `VERIFY` (during move generation).
+    verify_ends: Block,
     propagate: Block,
     /// The current block already ends in a jump or return.
     closed: bool,
@@ -281,6 +307,14 @@ struct Translator<'a> {
     rcells: Held,
     dk: i32,
     known_r: u32,
+}
+
+/// The return depth a frame not stored yet saves.
+#[derive(Clone, Copy)]
+enum SavedDepth {
+    Value(Value),
+    /// `r0` plus this, in a fixed function.
+    Fixed(i32),
 }
 
 /// Which stack cells a variable holds (`live`), and which of those are not
@@ -410,6 +444,7 @@ impl<'a> Translator<'a> {
         let verify_failed = b.create_block();
         b.append_block_param(verify_failed, I32);
         b.set_cold_block(verify_failed);
+        let verify_ends = b.create_block();
         let propagate = b.create_block();
         b.append_block_param(propagate, I32);
         let shape = shapes.of(start, ops);
@@ -437,9 +472,10 @@ impl<'a> Translator<'a> {
             ops: ops.to_vec(),
             inlined: None,
             inline_stack: vec![start],
+            pending_frames: Vec::new(),
             inline_budget: INLINE_BUDGET,
             itself: None,
-            ctx, max_d, max_r, v, leaders, deopt, verify_failed, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
+            ctx, max_d, max_r, v, leaders, deopt, verify_failed, verify_ends, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
         let params = t.b.block_params(entry)[1..].to_vec();
         for ((var, _, _), x) in t.scalars().into_iter().zip(params) {
@@ -583,8 +619,29 @@ impl<'a> Translator<'a> {
 
     fn store_state(&mut self) {
         self.flush();
+        self.store_frames();
         self.materialize();
         self.store_scalars();
+    }
+
+    /// Stores the frames of the calls translated in place around here, as
+    /// the interpreter would have pushed them (the code that leaves reads
+    /// them: a deoptimization returns through them, an error's backtrace
+    /// names their call sites).
+    fn store_frames(&mut self) {
+        let pending = self.pending_frames.clone();
+        let fp = self.var(self.v.fp);
+        for (i, (at, rdepth)) in pending.iter().enumerate() {
+            let fp = self.b.ins().iadd_imm_s(fp, -((pending.len() - i) as i64));
+            let frame = self.frame_slot(fp);
+            let ret = self.konst((at + 1) as i32);
+            self.b.ins().store(stacks(), ret, frame, offset_of!(Frame, ret) as i32);
+            let rdepth = match *rdepth {
+                SavedDepth::Value(x) => x,
+                SavedDepth::Fixed(rk) => self.b.ins().iadd_imm_s(self.r0, rk as i64),
+            };
+            self.b.ins().store(stacks(), rdepth, frame, offset_of!(Frame, rdepth) as i32);
+        }
     }
 
     fn store_scalars(&mut self) {
@@ -626,9 +683,8 @@ impl<'a> Translator<'a> {
         let at = self.b.block_params(self.verify_failed)[0];
         let g = self.b.ins().load(self.ptr, ctx_fixed(), self.ctx, offset_of!(JitCtx, game) as i32);
         let active = self.b.ins().load(cranelift_codegen::ir::types::I8, in_region(Region::Game), g, gen_offset(GenField::Active) as i32);
-        let ends = self.b.create_block();
-        self.b.ins().brif(active, ends, &[], self.deopt, &[BlockArg::Value(at)]);
-        self.b.switch_to_block(ends);
+        self.b.ins().brif(active, self.verify_ends, &[], self.deopt, &[BlockArg::Value(at)]);
+        self.b.switch_to_block(self.verify_ends);
         self.store_scalars();
         let s = self.b.ins().iconst(I32, VERIFY as i64);
         self.return_status(s);
@@ -659,7 +715,26 @@ impl<'a> Translator<'a> {
 
     /// `verify` at `at` fails when `fails` holds.
     fn verify(&mut self, fails: Value, at: Addr) {
-        self.guard_to(self.verify_failed, fails, at);
+        if self.cells.dirty.is_empty() && self.rcells.dirty.is_empty() && self.pending_frames.is_empty() {
+            return self.guard_to(self.verify_failed, fails, at);
+        }
+        // A move word that fails ends there: what it holds is dropped, so
+        // only outside generation (the interpreter reports the failure)
+        // are its cells and frames stored.
+        self.materialize();
+        let (ok, stub, store) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(store);
+        self.b.ins().brif(fails, stub, &[], ok, &[]);
+        self.b.switch_to_block(stub);
+        let g = self.b.ins().load(self.ptr, ctx_fixed(), self.ctx, offset_of!(JitCtx, game) as i32);
+        let active = self.b.ins().load(cranelift_codegen::ir::types::I8, in_region(Region::Game), g, gen_offset(GenField::Active) as i32);
+        self.b.ins().brif(active, self.verify_ends, &[], store, &[]);
+        self.b.switch_to_block(store);
+        self.emit_flush();
+        self.store_frames();
+        let at = self.konst(at as i32);
+        self.b.ins().jump(self.deopt, &[BlockArg::Value(at)]);
+        self.b.switch_to_block(ok);
     }
 
     /// Leaves for `exit` (a block whose param is an address) when `bad`.
@@ -672,15 +747,17 @@ impl<'a> Translator<'a> {
     fn leave_if(&mut self, exit: Block, bad: Value, at: Addr) {
         let ok = self.b.create_block();
         let at = self.konst(at as i32);
-        if self.cells.dirty.is_empty() && self.rcells.dirty.is_empty() {
+        if self.cells.dirty.is_empty() && self.rcells.dirty.is_empty() && self.pending_frames.is_empty() {
             self.b.ins().brif(bad, exit, &[BlockArg::Value(at)], ok, &[]);
         } else {
-            // The cells not stored yet go to memory on the way out.
+            // The cells and frames not stored yet go to memory on the way
+            // out.
             let stub = self.b.create_block();
             self.b.set_cold_block(stub);
             self.b.ins().brif(bad, stub, &[], ok, &[]);
             self.b.switch_to_block(stub);
             self.emit_flush();
+            self.store_frames();
             self.b.ins().jump(exit, &[BlockArg::Value(at)]);
         }
         self.b.switch_to_block(ok);
@@ -2045,7 +2122,18 @@ impl<'a> Translator<'a> {
     /// pushed and popped as by a real call, so a deoptimization inside
     /// leaves the interpreter the very state it would have made.
     fn inline(&mut self, target: Addr, ops: Vec<Op>, at: Addr) {
-        self.open_frame(at);
+        // The call's step and frame count, as `open_frame`, but its frame
+        // is stored only by code that leaves.
+        let steps = self.var(self.v.steps);
+        let steps = self.b.ins().iadd_imm_s(steps, -1);
+        self.set(self.v.steps, steps);
+        let fp = self.var(self.v.fp);
+        // A fixed function's return depth is a constant offset from its
+        // entry's, which is kept anyway: nothing more stays live.
+        let rdepth = if self.fixed { SavedDepth::Fixed(self.rk) } else { SavedDepth::Value(self.rdepth()) };
+        self.pending_frames.push((at, rdepth));
+        let fp1 = self.b.ins().iadd_imm_s(fp, 1);
+        self.set(self.v.fp, fp1);
         let after = self.b.create_block();
         let shape = if self.fixed { self.shapes.of(target, &ops) } else { None };
         let delta = shape.as_ref().map_or(0, |s| s.effect.delta);
@@ -2062,6 +2150,7 @@ impl<'a> Translator<'a> {
         self.inline_stack.push(target);
         self.body();
         self.inline_stack.pop();
+        self.pending_frames.pop();
         let (dk, rk) = (self.dbase + delta, self.rbase);
         (self.start, self.ops, self.leaders, self.inlined, self.shape, self.dbase, self.rbase) = outer;
         self.closed = false;
@@ -2088,6 +2177,7 @@ impl<'a> Translator<'a> {
     /// The step a call costs, and the frame it pushes, with the stacks in
     /// memory for the callee. Answers the new frame count.
     fn push_frame(&mut self, at: Addr) -> Value {
+        self.store_frames();
         let fp1 = self.open_frame(at);
         // The callee reads the stacks in memory; the registers go along.
         self.flush();
@@ -2303,9 +2393,7 @@ impl<'a> Translator<'a> {
             if self.fixed {
                 self.rk = self.rbase;
                 self.rcells.cut(self.rk);
-            } else {
-                let frame = self.frame_slot(fp1);
-                let rdepth = self.b.ins().load(I32, stacks(), frame, offset_of!(Frame, rdepth) as i32);
+            } else if let Some(&(_, SavedDepth::Value(rdepth))) = self.pending_frames.last() {
                 self.set(self.v.rp, rdepth);
             }
             self.goto(after);

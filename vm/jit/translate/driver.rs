@@ -66,7 +66,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let exit = block(b, &[I32, I32, I32, I32, I32, I64]);
         let ok = block(b, &[I64]);
         let scan_loop = block(b, &[I32]);
-        let [attempt, next, last, drops, scan, in_board, read_square, found] = [(); 8].map(|_| b.create_block());
+        let [attempt, next, last, drops, scan, scan_end, unreadable, read_square, typed, found] = [(); 10].map(|_| b.create_block());
         b.ins().jump(head, &args(&[cursor[0], cursor[1], cursor[2], cursor[3], steps0]));
 
         b.switch_to_block(head);
@@ -100,32 +100,45 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
         let for_player = field(b, I32, offset_of!(Drive, for_player));
         let types = field(b, I32, offset_of!(Drive, types));
+        // One bound for the loop: the end of the sweep or of the cells,
+        // whichever comes first (which one it was is sorted out after).
+        let zero = b.ins().iconst(I32, 0);
+        let end = b.ins().smax(pos_end, zero);
+        let end = b.ins().uextend(I64, end);
+        let limit = b.ins().umin(end, len);
         b.ins().jump(scan_loop, &args(&[pos]));
 
         b.switch_to_block(scan_loop);
         let p0 = b.block_params(scan_loop)[0];
         let pos1 = b.ins().iadd_imm_s(p0, 1);
-        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos1, pos_end);
-        b.ins().brif(finished, last, &[], in_board, &[]);
-        b.switch_to_block(in_board);
         let wide = b.ins().uextend(I64, pos1);
-        let readable = b.ins().icmp(IntCC::UnsignedLessThan, wide, len);
-        let advance = b.ins().iconst(I32, DRIVE_ADVANCE as i64);
-        let zero = b.ins().iconst(I32, 0);
-        b.ins().brif(readable, read_square, &[], exit, &args(&[advance, p0, zero, zero, piece, steps]));
+        let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
+        b.ins().brif(within, read_square, &[], scan_end, &[]);
 
         b.switch_to_block(read_square);
         let off = b.ins().ishl_imm_s(wide, 2);
         let p = b.ins().iadd(board, off);
         let content = b.ins().load(I32, data(), p, 0);
-        let t = b.ins().band_imm_s(content, PIECE_TYPE_MASK as i64);
+        // Most squares are empty or the other side's: one test passes them.
         let owner = b.ins().band_imm_s(content, PLAYER_MASK as i64);
         let ours = b.ins().icmp(IntCC::Equal, owner, for_player);
-        let typed = b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
+        b.ins().brif(ours, typed, &[], scan_loop, &args(&[pos1]));
+
+        b.switch_to_block(typed);
+        let t = b.ins().band_imm_s(content, PIECE_TYPE_MASK as i64);
+        let some = b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
         let known = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, t, types);
-        let mine = b.ins().band(ours, typed);
-        let mine = b.ins().band(mine, known);
+        let mine = b.ins().band(some, known);
         b.ins().brif(mine, found, &[], scan_loop, &args(&[pos1]));
+
+        // The loop left at `pos1`: the sweep is done, or the square is
+        // not one the loop can read (Rust's `advance` reads it).
+        b.switch_to_block(scan_end);
+        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos1, pos_end);
+        b.ins().brif(finished, last, &[], unreadable, &[]);
+        b.switch_to_block(unreadable);
+        let advance = b.ins().iconst(I32, DRIVE_ADVANCE as i64);
+        b.ins().jump(exit, &args(&[advance, p0, zero, zero, piece, steps]));
 
         b.switch_to_block(found);
         let spans = field(b, ptr, offset_of!(Drive, spans));

@@ -155,14 +155,22 @@ impl Translator<'_> {
         }
     }
 
-    /// A step of `here` along direction `dir` as the player to move sees
-    /// it (`Board::step`): `here` moves when there is a link. Answers
-    /// whether it moved (I8).
-    pub(super) fn walk(&mut self, dir: Value) -> Value {
-        let g = self.game_ptr();
-        let player = self.gen_field(GenField::Player);
-        // `player_index`, then the shared block for players beyond the
-        // symmetries.
+    /// Where `player`'s block of directions starts in `Board::walk`: the
+    /// one the context keeps when it is this player's, else computed (and
+    /// kept) as `player_index` then the shared block for players beyond
+    /// the symmetries.
+    fn walk_block(&mut self, player: Value) -> Value {
+        let kept = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, walk_player) as i32);
+        let same = self.b.ins().icmp(IntCC::Equal, kept, player);
+        let (hit, miss, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(join, I64);
+        self.b.ins().brif(same, hit, &[], miss, &[]);
+
+        self.b.switch_to_block(hit);
+        let block = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, walk_block) as i32);
+        self.b.ins().jump(join, &[BlockArg::Value(block)]);
+
+        self.b.switch_to_block(miss);
         let number = self.b.ins().band_imm_s(player, PLAYER_NUMBER_MASK as i64);
         let number = self.b.ins().ushr_imm_s(number, 11);
         let index = self.b.ins().iadd_imm_s(number, -1);
@@ -171,12 +179,28 @@ impl Translator<'_> {
         let last = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, walk_last) as i32);
         let index = self.b.ins().umin(index, last);
         let stride = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, walk_stride) as i32);
+        let (index, stride) = (self.b.ins().uextend(I64, index), self.b.ins().uextend(I64, stride));
+        let block = self.b.ins().imul(index, stride);
+        self.b.ins().store(ctx_field(), player, self.ctx, offset_of!(JitCtx, walk_player) as i32);
+        self.b.ins().store(ctx_field(), block, self.ctx, offset_of!(JitCtx, walk_block) as i32);
+        self.b.ins().jump(join, &[BlockArg::Value(block)]);
+
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
+    }
+
+    /// A step of `here` along direction `dir` as the player to move sees
+    /// it (`Board::step`): `here` moves when there is a link. Answers
+    /// whether it moved (I8).
+    pub(super) fn walk(&mut self, dir: Value) -> Value {
+        let g = self.game_ptr();
+        let player = self.gen_field(GenField::Player);
+        let block = self.walk_block(player);
         let here = self.b.ins().load(I32, in_region(Region::Here), g, gen_offset(GenField::Here) as i32);
         let positions = self.b.ins().load(I64, in_region(Region::Game), g, offset_of!(Game, board.positions) as i32);
         let wide = |s: &mut Self, x: Value| s.b.ins().uextend(I64, x);
-        let (index, stride, dir, here64) = (wide(self, index), wide(self, stride), wide(self, dir), wide(self, here));
+        let (dir, here64) = (wide(self, dir), wide(self, here));
         let on_board = self.b.ins().icmp(IntCC::UnsignedLessThan, here64, positions);
-        let block = self.b.ins().imul(index, stride);
         let row = self.b.ins().imul(dir, positions);
         let i = self.b.ins().iadd(block, row);
         let i = self.b.ins().iadd(i, here64);
