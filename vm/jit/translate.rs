@@ -633,15 +633,26 @@ impl<'a> Translator<'a> {
         let fp = self.var(self.v.fp);
         for (i, (at, rdepth)) in pending.iter().enumerate() {
             let fp = self.b.ins().iadd_imm_s(fp, -((pending.len() - i) as i64));
-            let frame = self.frame_slot(fp);
-            let ret = self.konst((at + 1) as i32);
-            self.b.ins().store(stacks(), ret, frame, offset_of!(Frame, ret) as i32);
             let rdepth = match *rdepth {
                 SavedDepth::Value(x) => x,
                 SavedDepth::Fixed(rk) => self.b.ins().iadd_imm_s(self.r0, rk as i64),
             };
-            self.b.ins().store(stacks(), rdepth, frame, offset_of!(Frame, rdepth) as i32);
+            self.store_frame(fp, *at, rdepth);
         }
+    }
+
+    /// The frame record a call from `at` pushes at frame count `fp`.
+    fn store_frame(&mut self, fp: Value, at: Addr, rdepth: Value) {
+        let frame = self.frame_slot(fp);
+        let ret = self.konst((at + 1) as i32);
+        self.b.ins().store(stacks(), ret, frame, offset_of!(Frame, ret) as i32);
+        self.b.ins().store(stacks(), rdepth, frame, offset_of!(Frame, rdepth) as i32);
+    }
+
+    /// Whether move generation is running (I8).
+    fn generating(&mut self) -> Value {
+        let g = self.b.ins().load(self.ptr, ctx_fixed(), self.ctx, offset_of!(JitCtx, game) as i32);
+        self.b.ins().load(cranelift_codegen::ir::types::I8, in_region(Region::Game), g, gen_offset(GenField::Active) as i32)
     }
 
     fn store_scalars(&mut self) {
@@ -681,8 +692,7 @@ impl<'a> Translator<'a> {
         // failure is an error, which the interpreter reports.
         self.b.switch_to_block(self.verify_failed);
         let at = self.b.block_params(self.verify_failed)[0];
-        let g = self.b.ins().load(self.ptr, ctx_fixed(), self.ctx, offset_of!(JitCtx, game) as i32);
-        let active = self.b.ins().load(cranelift_codegen::ir::types::I8, in_region(Region::Game), g, gen_offset(GenField::Active) as i32);
+        let active = self.generating();
         self.b.ins().brif(active, self.verify_ends, &[], self.deopt, &[BlockArg::Value(at)]);
         self.b.switch_to_block(self.verify_ends);
         self.store_scalars();
@@ -726,8 +736,7 @@ impl<'a> Translator<'a> {
         self.b.set_cold_block(store);
         self.b.ins().brif(fails, stub, &[], ok, &[]);
         self.b.switch_to_block(stub);
-        let g = self.b.ins().load(self.ptr, ctx_fixed(), self.ctx, offset_of!(JitCtx, game) as i32);
-        let active = self.b.ins().load(cranelift_codegen::ir::types::I8, in_region(Region::Game), g, gen_offset(GenField::Active) as i32);
+        let active = self.generating();
         self.b.ins().brif(active, self.verify_ends, &[], store, &[]);
         self.b.switch_to_block(store);
         self.emit_flush();
@@ -2192,11 +2201,8 @@ impl<'a> Translator<'a> {
         let steps = self.b.ins().iadd_imm_s(steps, -1);
         self.set(self.v.steps, steps);
         let fp = self.var(self.v.fp);
-        let frame = self.frame_slot(fp);
-        let ret = self.konst((at + 1) as i32);
-        self.b.ins().store(stacks(), ret, frame, offset_of!(Frame, ret) as i32);
         let rp = self.rdepth();
-        self.b.ins().store(stacks(), rp, frame, offset_of!(Frame, rdepth) as i32);
+        self.store_frame(fp, at, rp);
         let fp1 = self.b.ins().iadd_imm_s(fp, 1);
         self.set(self.v.fp, fp1);
         fp1
