@@ -97,7 +97,7 @@ impl Vm {
         self.host_ip = at;
         let result = match self.hosts[id as usize].run {
             HostRun::Vm(f) => f(self),
-            HostRun::Direct { f, ins, outs } => self.run_direct(f, ins, outs),
+            HostRun::Direct { f, ins, outs, .. } => self.run_direct(f, ins, outs),
         };
         match result {
             Ok(()) => Ok(()),

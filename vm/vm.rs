@@ -111,7 +111,7 @@ pub enum HostRun {
     Vm(HostFn),
     /// A direct word, with its number of arguments (at most 2) and results
     /// (at most 1).
-    Direct { f: DirectFn, ins: u8, outs: u8 },
+    Direct { f: DirectFn, ins: u8, outs: u8, records: Option<crate::game::generate::Recorded> },
 }
 
 /// A native word: Rust code with access to the whole VM.
@@ -131,7 +131,18 @@ pub fn word(name: &'static str, effect: &'static str, f: HostFn) -> HostWord {
 /// A direct native word (`DirectFn`); its arity comes from `effect`.
 pub fn direct(name: &'static str, effect: &'static str, f: DirectFn) -> HostWord {
     let (ins, outs) = effect_arity(effect).filter(|&(i, o)| i <= 2 && o <= 1).unwrap_or_else(|| panic!("direct word {name}: effect {effect} takes at most 2 cells and leaves at most 1"));
-    HostWord { name, run: HostRun::Direct { f, ins: ins as u8, outs: outs as u8 }, effect, immediate: false, compile_only: false }
+    HostWord { name, run: HostRun::Direct { f, ins: ins as u8, outs: outs as u8, records: None }, effect, immediate: false, compile_only: false }
+}
+
+impl HostWord {
+    /// A direct word that, while moves are generated, only records `what`
+    /// (native code then runs it through `Vm::record_fast`).
+    pub fn recording(mut self, what: crate::game::generate::Recorded) -> HostWord {
+        if let HostRun::Direct { records, .. } = &mut self.run {
+            *records = Some(what);
+        }
+        self
+    }
 }
 
 /// A declared effect `( a b -- c )` as the cells it takes and leaves;

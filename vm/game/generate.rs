@@ -264,7 +264,7 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
     for t in 1..=types {
         let span = plan.drops.get(t).copied().unwrap_or_default();
         if span[0] < span[1] {
-            let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions).drops(span, t as i32 | for_player);
+            let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions).drops(&plan.words, span, t as i32 | for_player);
             sweep(vm, batch, plan, &mut d, true)?;
         }
     }
@@ -394,7 +394,81 @@ fn move_word_failed(vm: &mut Vm, mut e: VmError, tolerant: bool, xt: u32, pos: i
     Ok(())
 }
 
+/// The direct words whose whole work during move generation is to record
+/// an edit of the move being built (or to add the move): native code
+/// runs them through one lean helper (`Vm::record_fast`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recorded {
+    /// `drop`, `create`: the current piece at `here`.
+    PlaceCurrent,
+    Move,
+    Capture,
+    CaptureAt,
+    ChangeType,
+    ChangeTypeAt,
+    ChangeOwner,
+    ChangeOwnerAt,
+    AddMove,
+}
+
+impl Recorded {
+    const ALL: [Recorded; 9] = [
+        Recorded::PlaceCurrent,
+        Recorded::Move,
+        Recorded::Capture,
+        Recorded::CaptureAt,
+        Recorded::ChangeType,
+        Recorded::ChangeTypeAt,
+        Recorded::ChangeOwner,
+        Recorded::ChangeOwnerAt,
+        Recorded::AddMove,
+    ];
+
+    /// As native code passes it.
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+
+    pub fn from_code(code: i32) -> Option<Recorded> {
+        Recorded::ALL.get(usize::try_from(code).ok()?).copied().filter(|r| r.code() == code)
+    }
+}
+
 impl Vm {
+    /// What word `what` does while moves are generated, when that is all
+    /// it has to do: its edit recorded (arguments `a`, `b` as the word
+    /// takes them), or the move added. `false`, having done nothing,
+    /// when no generation is running or a position is off the board: the
+    /// word itself then does what there is to do.
+    pub fn record_fast(&mut self, what: Recorded, a: i32, b: i32) -> bool {
+        let g = &mut self.game.gen;
+        if !g.active {
+            return false;
+        }
+        let action = match what {
+            Recorded::PlaceCurrent => Action::Place { pos: g.here, content: g.piece },
+            Recorded::Move => Action::Move { from: a, to: b },
+            Recorded::Capture => Action::Capture(g.here),
+            Recorded::CaptureAt => Action::Capture(a),
+            Recorded::ChangeType => Action::ChangeType { pos: g.here, piece_type: a },
+            Recorded::ChangeTypeAt => Action::ChangeType { pos: b, piece_type: a },
+            Recorded::ChangeOwner => Action::ChangeOwner { pos: g.here, player: a },
+            Recorded::ChangeOwnerAt => Action::ChangeOwner { pos: b, player: a },
+            Recorded::AddMove => {
+                self.game.store.add(&g.actions, g.move_type, g.partial, false);
+                g.clear_actions();
+                g.partial = NOT_PARTIAL;
+                return true;
+            }
+        };
+        let [p, q] = action.positions().unwrap_or_default();
+        if !(self.game.board.valid(p) && self.game.board.valid(q)) {
+            return false;
+        }
+        self.game.gen.record(action);
+        true
+    }
+
     /// Is the directive variable with this name ON?
     pub fn directive(&self, name: &str) -> bool {
         match self.dict.find(name.as_bytes()).and_then(|xt| self.dict.word(xt).body()) {
@@ -443,11 +517,7 @@ impl Vm {
     /// Records (or, outside generation, applies) an edit; answers 0, as a
     /// direct word.
     fn edit(&mut self, a: Action) -> VmResult<i32> {
-        let positions = match a {
-            Action::Move { from, to } => [from, to],
-            Action::Capture(pos) | Action::Place { pos, .. } | Action::ChangeType { pos, .. } | Action::ChangeOwner { pos, .. } => [pos, pos],
-            Action::Lit(_) | Action::Call(_) => [0, 0],
-        };
+        let positions = a.positions().unwrap_or_default();
         if let Some(&bad) = positions.iter().find(|&&p| !self.game.board.valid(p)) {
             let kind = self.game.board.no_such_position(bad);
             self.tolerate(kind, "the edit is dropped, as the original wrote off the board")?;
@@ -566,11 +636,11 @@ pub fn register(vm: &mut Vm) {
             vm.push(sum)
         }),
         // ---- edits ----
-        direct("move", "( from to -- )", |vm, from, to| vm.edit(Action::Move { from, to })),
-        direct("capture", "( -- )", |vm, _, _| vm.edit(Action::Capture(here(vm)))),
-        direct("capture-at", "( pos -- )", |vm, pos, _| vm.edit(Action::Capture(pos))),
-        direct("drop", "( -- )", place_current),
-        direct("create", "( -- )", place_current),
+        direct("move", "( from to -- )", |vm, from, to| vm.edit(Action::Move { from, to })).recording(Recorded::Move),
+        direct("capture", "( -- )", |vm, _, _| vm.edit(Action::Capture(here(vm)))).recording(Recorded::Capture),
+        direct("capture-at", "( pos -- )", |vm, pos, _| vm.edit(Action::Capture(pos))).recording(Recorded::CaptureAt),
+        direct("drop", "( -- )", place_current).recording(Recorded::PlaceCurrent),
+        direct("create", "( -- )", place_current).recording(Recorded::PlaceCurrent),
         direct("create-at", "( pos -- )", |vm, pos, _| vm.edit(Action::Place { pos, content: vm.game.gen.piece })),
         direct("drop-piece", "( type -- )", place_type),
         direct("create-piece-type", "( type -- )", place_type),
@@ -592,15 +662,16 @@ pub fn register(vm: &mut Vm) {
             vm.edit(Action::Place { pos, content: t | p })?;
             Ok(())
         }),
-        direct("change-type", "( type -- )", |vm, t, _| vm.edit(Action::ChangeType { pos: here(vm), piece_type: t })),
-        direct("change-type-at", "( type pos -- )", |vm, t, pos| vm.edit(Action::ChangeType { pos, piece_type: t })),
-        direct("change-owner", "( player -- )", |vm, p, _| vm.edit(Action::ChangeOwner { pos: here(vm), player: p })),
-        direct("change-owner-at", "( player pos -- )", |vm, p, pos| vm.edit(Action::ChangeOwner { pos, player: p })),
+        direct("change-type", "( type -- )", |vm, t, _| vm.edit(Action::ChangeType { pos: here(vm), piece_type: t })).recording(Recorded::ChangeType),
+        direct("change-type-at", "( type pos -- )", |vm, t, pos| vm.edit(Action::ChangeType { pos, piece_type: t })).recording(Recorded::ChangeTypeAt),
+        direct("change-owner", "( player -- )", |vm, p, _| vm.edit(Action::ChangeOwner { pos: here(vm), player: p })).recording(Recorded::ChangeOwner),
+        direct("change-owner-at", "( player pos -- )", |vm, p, pos| vm.edit(Action::ChangeOwner { pos, player: p })).recording(Recorded::ChangeOwnerAt),
         // ---- building the move list ----
         direct("add-move", "( -- )", |vm, _, _| {
             add_move(vm, "add-move", false)?;
             Ok(0)
-        }),
+        })
+        .recording(Recorded::AddMove),
         direct("partial", "( -- )", |vm, _, _| {
             vm.game.gen.partial = 0;
             Ok(0)

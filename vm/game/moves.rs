@@ -26,6 +26,18 @@ pub enum Action {
     Call(u32),
 }
 
+impl Action {
+    /// The positions an edit touches (twice the same for one); none for
+    /// the others.
+    pub fn positions(self) -> Option<[i32; 2]> {
+        match self {
+            Action::Move { from, to } => Some([from, to]),
+            Action::Capture(pos) | Action::Place { pos, .. } | Action::ChangeType { pos, .. } | Action::ChangeOwner { pos, .. } => Some([pos, pos]),
+            Action::Lit(_) | Action::Call(_) => None,
+        }
+    }
+}
+
 /// No partial continuation.
 pub const NOT_PARTIAL: i32 = -1;
 

@@ -79,6 +79,10 @@ pub(crate) struct Drive {
     pub tolerant: u8,
     pub first: u32,
     pub first_end: u32,
+    /// What the drop word of a sweep of one drop word verifies first of
+    /// its square (`MoveWordCode::requires`), so that the driver passes the
+    /// squares where it would fail without entering it; 0: no such sweep.
+    pub drop_requires: u32,
     pub pos: i32,
     pub word: u32,
     pub word_end: u32,
@@ -106,6 +110,7 @@ impl Drive {
             tolerant: 0,
             first: 0,
             first_end: 0,
+            drop_requires: 0,
             pos: from - 1,
             word: 0,
             word_end: 0,
@@ -122,8 +127,11 @@ impl Drive {
 
     /// The sweep of the drop words `first..first_end` of `piece` at every
     /// position of `from..pos_end`.
-    pub(crate) fn drops(mut self, [first, first_end]: [u32; 2], piece: i32) -> Drive {
+    pub(crate) fn drops(mut self, words: &[MoveWordCode], [first, first_end]: [u32; 2], piece: i32) -> Drive {
         (self.scan, self.first, self.first_end, self.piece) = (0, first, first_end, piece);
+        if let [code] = words[first as usize..first_end as usize] {
+            self.drop_requires = if code.native != 0 { code.requires } else { ANY_SQUARE };
+        }
         self
     }
 }

@@ -108,6 +108,17 @@ pub unsafe extern "C" fn direct(ctx: *mut JitCtx, id: i32, at: i32, a: i32, b: i
     }
 }
 
+/// A direct word that only records an edit or adds the move while moves
+/// are generated (`Recorded`, by its code): done (0), or `REFUSE` with
+/// nothing done, for the interpreter to run the word.
+pub unsafe extern "C" fn record(ctx: *mut JitCtx, what: i32, _: i32, a: i32, b: i32) -> i64 {
+    let vm = unsafe { vm(ctx) };
+    match crate::game::generate::Recorded::from_code(what) {
+        Some(what) if vm.record_fast(what, a, b) => 0,
+        _ => REFUSE,
+    }
+}
+
 /// The entry of the word in DEFER slot `slot`, or `REFUSE` (an unset
 /// slot: the interpreter's to report).
 pub unsafe extern "C" fn deferred(ctx: *mut JitCtx, _: i32, slot: i32) -> i64 {

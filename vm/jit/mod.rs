@@ -403,14 +403,15 @@ impl Vm {
         let module = self.jit.module()?;
         let defers = |slot: u32| self.defers.get(slot as usize).copied().flatten().and_then(|xt| self.dict.words.get(xt as usize)).map(|w| w.entry);
         let directs = |id: u32| match hosts.get(id as usize).map(|h| h.run) {
-            Some(crate::vm::HostRun::Direct { ins, outs, .. }) => Some((ins as u32, outs as u32)),
+            Some(crate::vm::HostRun::Direct { ins, outs, records, .. }) => Some(translate::Direct { ins: ins as u32, outs: outs as u32, records }),
             _ => None,
         };
         if std::env::var_os("AXFORTH_JIT_DUMP").is_some() {
             let name = definition(dict, entry).map_or(String::new(), |w| w.display_name());
             eprintln!("---- compiling `{name}`");
         }
-        match translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, &directs) {
+        let words = translate::Words { directs: &directs, targets: dict.targets() };
+        match translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words) {
             Some((f, fixed)) => {
                 self.jit.compiled += 1;
                 self.jit.fixed += fixed as u32;

@@ -20,7 +20,7 @@ mod game;
 pub(super) use driver::{driver, Driver};
 
 use super::helpers::{self, Helper, REFUSE};
-use super::shape::{Shape, Shapes};
+use super::shape::{Effect, Shape, Shapes};
 pub(super) use super::shape::{Defers, Definitions, HostEffects};
 use game::{gen_offset, GenField};
 use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
@@ -30,6 +30,7 @@ use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{AbiParam, AliasRegion, AliasRegionData, Block, BlockArg, FuncRef, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef, Type, Value};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_codegen::entity::EntityRef;
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
 use std::mem::offset_of;
@@ -54,9 +55,26 @@ const INLINE_DEPTH: usize = 4;
 /// whether the definition has a fixed stack shape.
 /// The host words native code calls directly (`HostRun::Direct`): by
 /// host id, (arguments, results).
-pub(super) type Directs<'a> = &'a dyn Fn(u32) -> Option<(u32, u32)>;
+pub(super) type Directs<'a> = &'a dyn Fn(u32) -> Option<Direct>;
 
-pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, directs: Directs) -> Option<(NativeFn, bool)> {
+/// A direct word as native code calls it.
+#[derive(Clone, Copy)]
+pub(super) struct Direct {
+    pub ins: u32,
+    pub outs: u32,
+    /// During move generation it only records this: `helpers::record`.
+    pub records: Option<crate::game::generate::Recorded>,
+}
+
+/// What the dictionary tells the translator about words it may call.
+pub(super) struct Words<'a> {
+    pub directs: Directs<'a>,
+    /// `Dictionary::targets`: what EXECUTE does with each xt (fixed once
+    /// the word exists), for tokens known at translation time.
+    pub targets: &'a [i32],
+}
+
+pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool)> {
     if !self_contained(start, ops) {
         return None;
     }
@@ -83,7 +101,8 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         let direct_sig = b.import_signature(direct_sig);
         let mut t = Translator::new(b, ptr, native_sig, helper_sig, start, ops, Shapes::new(definitions, hosts, defers));
         t.direct_sig = Some(direct_sig);
-        t.directs = directs;
+        t.directs = words.directs;
+        t.targets = words.targets;
         t.itself = Some(itself);
         t.body();
         fixed = t.fixed;
@@ -183,7 +202,13 @@ pub(super) fn entry_function(
     }
     let dump = std::env::var_os("AXFORTH_JIT_DUMP").is_some();
     ctx.set_disasm(dump);
-    module.define_function(id, &mut ctx).ok()?;
+    if let Err(e) = module.define_function(id, &mut ctx) {
+        // Built from no script: a failure is ours, and without the loop
+        // everything would still work, only slower; debug builds (the
+        // tests) say so.
+        debug_assert!(false, "{what} does not compile: {e:?}");
+        return None;
+    }
     if dump {
         if let Some(code) = ctx.compiled_code() {
             eprintln!("---- {what}:\n{}", code.vcode.as_deref().unwrap_or(""));
@@ -242,6 +267,9 @@ struct Translator<'a> {
     /// How direct words are called, and which they are.
     direct_sig: Option<SigRef>,
     directs: Directs<'a>,
+    targets: &'a [i32],
+    /// What is known to be constant here (see `Known`).
+    known: Known,
     shapes: Shapes<'a>,
     /// The function has a fixed shape: depths are `d0 + dk`, `r0 + rk`.
     fixed: bool,
@@ -315,6 +343,29 @@ enum SavedDepth {
     Value(Value),
     /// `r0` plus this, in a fixed function.
     Fixed(i32),
+}
+
+/// The constants the translator can see: the values `konst` made, and the
+/// variables that hold one. What a variable holds is known only on the
+/// path that defined it: in the block being filled, and in a block
+/// entered from it alone with nothing redefined on the way (a guard's way
+/// on, a direction step); any other block starts knowing nothing.
+#[derive(Default)]
+struct Known {
+    values: std::collections::HashMap<Value, i32>,
+    /// By variable index.
+    vars: std::collections::HashMap<usize, i32>,
+    /// The block `vars` holds for.
+    block: Option<Block>,
+    /// Definitions made so far.
+    defs: u64,
+}
+
+/// Where knowledge stood before code that may create blocks.
+#[derive(Clone, Copy)]
+struct KnownMark {
+    block: Option<Block>,
+    defs: u64,
 }
 
 /// Which stack cells a variable holds (`live`), and which of those are not
@@ -455,6 +506,8 @@ impl<'a> Translator<'a> {
             helper_sig,
             direct_sig: None,
             directs: &|_| None,
+            targets: &[],
+            known: Known::default(),
             shapes,
             fixed: shape.is_some(),
             shape,
@@ -535,14 +588,14 @@ impl<'a> Translator<'a> {
         // not loaded at all.
         for (var, ty, off) in fields {
             let x = self.b.ins().load(ty, ctx_fixed(), self.ctx, off as i32);
-            self.b.def_var(var, x);
+            self.set(var, x);
         }
     }
 
     fn load_fields(&mut self, fields: &[(Variable, Type, usize)]) {
         for &(var, ty, off) in fields {
             let x = self.b.ins().load(ty, ctx_field(), self.ctx, off as i32);
-            self.b.def_var(var, x);
+            self.set(var, x);
         }
     }
 
@@ -707,15 +760,48 @@ impl<'a> Translator<'a> {
     // ---- small pieces ----------------------------------------------
 
     fn var(&mut self, v: Variable) -> Value {
-        self.b.use_var(v)
+        match self.known_var(v) {
+            Some(n) => self.konst(n),
+            None => self.b.use_var(v),
+        }
     }
 
     fn set(&mut self, v: Variable, x: Value) {
+        let here = self.b.current_block();
+        if self.known.block != here {
+            self.known.vars.clear();
+            self.known.block = here;
+        }
+        match self.known.values.get(&x) {
+            Some(&n) => self.known.vars.insert(v.index(), n),
+            None => self.known.vars.remove(&v.index()),
+        };
+        self.known.defs += 1;
         self.b.def_var(v, x);
     }
 
     fn konst(&mut self, n: i32) -> Value {
-        self.b.ins().iconst(I32, n as i64)
+        let x = self.b.ins().iconst(I32, n as i64);
+        self.known.values.insert(x, n);
+        x
+    }
+
+    /// The constant `v` holds here, when known.
+    fn known_var(&self, v: Variable) -> Option<i32> {
+        (self.known.block == self.b.current_block()).then(|| self.known.vars.get(&v.index()).copied()).flatten()
+    }
+
+    fn known_mark(&self) -> KnownMark {
+        KnownMark { block: self.b.current_block(), defs: self.known.defs }
+    }
+
+    /// The block just entered follows the one marked on the only path
+    /// that reaches it, and nothing was defined meanwhile: what was known
+    /// there still holds.
+    fn known_carries(&mut self, mark: KnownMark) {
+        if self.known.block == mark.block && self.known.defs == mark.defs {
+            self.known.block = self.b.current_block();
+        }
     }
 
     /// Deoptimizes to `at` when `bad` (an I8 truth value) holds.
@@ -732,6 +818,7 @@ impl<'a> Translator<'a> {
         // only outside generation (the interpreter reports the failure)
         // are its cells and frames stored.
         self.materialize();
+        let mark = self.known_mark();
         let (ok, stub, store) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(store);
         self.b.ins().brif(fails, stub, &[], ok, &[]);
@@ -744,6 +831,7 @@ impl<'a> Translator<'a> {
         let at = self.konst(at as i32);
         self.b.ins().jump(self.deopt, &[BlockArg::Value(at)]);
         self.b.switch_to_block(ok);
+        self.known_carries(mark);
     }
 
     /// Leaves for `exit` (a block whose param is an address) when `bad`.
@@ -754,6 +842,7 @@ impl<'a> Translator<'a> {
 
     /// `guard_to` with the depth variables as they are.
     fn leave_if(&mut self, exit: Block, bad: Value, at: Addr) {
+        let mark = self.known_mark();
         let ok = self.b.create_block();
         let at = self.konst(at as i32);
         if self.cells.dirty.is_empty() && self.rcells.dirty.is_empty() && self.pending_frames.is_empty() {
@@ -770,6 +859,7 @@ impl<'a> Translator<'a> {
             self.b.ins().jump(exit, &[BlockArg::Value(at)]);
         }
         self.b.switch_to_block(ok);
+        self.known_carries(mark);
     }
 
     /// Stores the dirty cells (they stay dirty on this path).
@@ -836,7 +926,7 @@ impl<'a> Translator<'a> {
     fn read_cell(&mut self, r: bool, key: i32) -> Value {
         let var = self.cell_var(r, key);
         if self.held(r).live.contains(&key) {
-            return self.b.use_var(var);
+            return self.var(var);
         }
         self.load_cell(r, key)
     }
@@ -845,14 +935,14 @@ impl<'a> Translator<'a> {
         let var = self.cell_var(r, key);
         let p = self.key_slot(r, key);
         let x = self.b.ins().load(I32, stacks(), p, 0);
-        self.b.def_var(var, x);
+        self.set(var, x);
         self.held(r).live.insert(key);
         x
     }
 
     fn write_cell(&mut self, r: bool, key: i32, x: Value) {
         let var = self.cell_var(r, key);
-        self.b.def_var(var, x);
+        self.set(var, x);
         let held = self.held(r);
         held.live.insert(key);
         held.dirty.insert(key);
@@ -1192,7 +1282,7 @@ impl<'a> Translator<'a> {
     /// A direct word: its arguments from the stack cells where they are,
     /// its result into one; nothing is handed over. When it fails, the
     /// interpreter runs it again (and reports the error).
-    fn direct(&mut self, id: u32, ins: u32, outs: u32, at: Addr) {
+    fn direct(&mut self, id: u32, Direct { ins, outs, records }: Direct, at: Addr) {
         let Some(sig) = self.direct_sig else {
             return self.synced(helpers::host, id as i32, at);
         };
@@ -1206,8 +1296,14 @@ impl<'a> Translator<'a> {
             1 => (self.var(self.v.tos), zero),
             _ => (self.below(1), self.var(self.v.tos)),
         };
-        let f = self.b.ins().iconst(self.ptr, helpers::direct as *const () as i64);
-        let (id, at_v) = (self.konst(id as i32), self.konst(at as i32));
+        // An edit recorded (or the move added) during generation goes
+        // through a helper that does only that.
+        let (helper, id) = match records {
+            Some(what) => (helpers::record as *const (), what.code()),
+            None => (helpers::direct as *const (), id as i32),
+        };
+        let f = self.b.ins().iconst(self.ptr, helper as i64);
+        let (id, at_v) = (self.konst(id), self.konst(at as i32));
         let call = self.b.ins().call_indirect(sig, f, &[self.ctx, id, at_v, a, b]);
         let r = self.b.inst_results(call)[0];
         let refused = self.b.ins().icmp_imm_s(IntCC::Equal, r, REFUSE);
@@ -1393,11 +1489,17 @@ impl<'a> Translator<'a> {
         for i in 0..self.ops.len() {
             let at = self.start + i as u32;
             if let Some(block) = self.leaders[i] {
+                let mark = self.known_mark();
                 if !self.closed {
                     self.goto(block);
                 }
                 self.closed = false;
                 self.start_block(block, i);
+                // An inlined body has no loop: only its call reaches its
+                // first instruction.
+                if i == 0 && self.inlined.is_some() {
+                    self.known_carries(mark);
+                }
             } else if self.closed {
                 // Unreachable code after a jump or EXIT: a block of its own.
                 let block = self.b.create_block();
@@ -1451,7 +1553,7 @@ impl<'a> Translator<'a> {
             Op::Deferred(slot) => self.deferred(slot, at),
             Op::SetDefer(slot) => self.synced(helpers::set_defer, slot as i32, at),
             Op::Host(id) => match (self.directs)(id) {
-                Some((ins, outs)) => self.direct(id, ins, outs, at),
+                Some(d) => self.direct(id, d, at),
                 None => self.synced(helpers::host, id as i32, at),
             },
             Op::DoesSet(t) => self.synced(helpers::does, t as i32, at),
@@ -2065,6 +2167,8 @@ impl<'a> Translator<'a> {
             self.inline(target, ops, at);
             return;
         }
+        let effect = if self.fixed { self.shapes.callee(target) } else { None };
+        let kept = effect.map(|e| self.untouched_by(e));
         if target == self.inline_stack[0] {
             self.recurse(at);
         } else {
@@ -2072,8 +2176,31 @@ impl<'a> Translator<'a> {
             self.enter(entry, at);
         }
         if self.fixed {
-            let delta = self.shapes.callee(target).map_or(0, |e| e.delta);
-            self.resync(delta, at + 1);
+            self.resync(effect.map_or(0, |e| e.delta), at + 1);
+        }
+        if let Some(kept) = kept {
+            self.hold_again(kept);
+        }
+    }
+
+    /// The cells held now that a callee with effect `e` cannot touch:
+    /// those below the ones it needs.
+    fn untouched_by(&self, e: Effect) -> [Vec<i32>; 2] {
+        let (dk, rk) = (self.dk - e.need, self.rk - e.rneed);
+        [self.cells.live.range(..dk).copied().collect(), self.rcells.live.range(..rk).copied().collect()]
+    }
+
+    /// Holds again, after a call, the cells it left as they were. They
+    /// count as changed, so a block this path reaches first expects them
+    /// in variables: the paths that join it later, which did not call
+    /// (the common ones, a call being the rare branch), then keep theirs
+    /// there instead of storing them and reading them back.
+    fn hold_again(&mut self, [d, r]: [Vec<i32>; 2]) {
+        for (rr, keys) in [(false, d), (true, r)] {
+            for key in keys {
+                let x = self.load_cell(rr, key);
+                self.write_cell(rr, key, x);
+            }
         }
     }
 
@@ -2279,6 +2406,9 @@ impl<'a> Translator<'a> {
     /// interpreter's.
     fn execute(&mut self, at: Addr) {
         self.need(1, at);
+        if let Some(target) = self.known_var(self.v.tos).and_then(|xt| self.target_of(xt)) {
+            return self.execute_known(target, at);
+        }
         let xt = self.var(self.v.tos);
         // `Dictionary::targets[xt - XT_BASE]`, read inline.
         let index = self.b.ins().iadd_imm_s(xt, -(crate::dictionary::XT_BASE as i64));
@@ -2319,6 +2449,30 @@ impl<'a> Translator<'a> {
         } else {
             self.forget();
         }
+    }
+
+    /// What EXECUTE does with token `xt`, when it names a word: `-1 - dir`
+    /// for a direction, else the word's entry.
+    fn target_of(&self, xt: i32) -> Option<i32> {
+        let index = xt.checked_sub(crate::dictionary::XT_BASE).filter(|&i| i >= 0)?;
+        self.targets.get(index as usize).copied()
+    }
+
+    /// `EXECUTE` of a token known here (`['] nw step`): a direction is a
+    /// step; a word is called without looking it up.
+    fn execute_known(&mut self, target: i32, at: Addr) {
+        if target < 0 {
+            let dir = self.konst(-1 - target);
+            let moved = self.walk(dir);
+            let moved = self.flag(moved);
+            self.set(self.v.tos, moved);
+            return;
+        }
+        self.call_checks(at);
+        self.drop_n(1);
+        let entry = self.konst(target);
+        self.enter(entry, at);
+        self.resync(1, at + 1);
     }
 
     /// An instruction a fixed shape cannot have: the interpreter's.

@@ -67,6 +67,8 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let ok = block(b, &[I64]);
         let scan_loop = block(b, &[I32]);
         let [attempt, next, last, drops, scan, scan_end, unreadable, read_square, typed, found] = [(); 10].map(|_| b.create_block());
+        let [drop_scan, drop_square, drop_end] = [(); 3].map(|_| b.create_block());
+        let drop_loop = block(b, &[I32]);
         b.ins().jump(head, &args(&[cursor[0], cursor[1], cursor[2], cursor[3], steps0]));
 
         b.switch_to_block(head);
@@ -90,7 +92,43 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos1, pos_end);
         let first = field(b, I32, offset_of!(Drive, first));
         let first_end = field(b, I32, offset_of!(Drive, first_end));
-        b.ins().brif(finished, last, &[], head, &args(&[pos1, first, first_end, piece, steps]));
+        let requires = field(b, I32, offset_of!(Drive, drop_requires));
+        let go_on = b.create_block();
+        b.ins().brif(finished, last, &[], go_on, &[]);
+        b.switch_to_block(go_on);
+        b.ins().brif(requires, drop_scan, &[], head, &args(&[pos1, first, first_end, piece, steps]));
+
+        // drop_scan: the sweep's one drop word first verifies its square:
+        // the squares where that fails are passed in a tight loop, as the
+        // attempt would pass them, without entering the word.
+        b.switch_to_block(drop_scan);
+        let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
+        let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
+        let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, EMPTY_SQUARE as i64);
+        let end = b.ins().uextend(I64, pos_end);
+        let limit = b.ins().umin(end, len);
+        b.ins().jump(drop_loop, &args(&[pos1]));
+
+        b.switch_to_block(drop_loop);
+        let p = b.block_params(drop_loop)[0];
+        let wide = b.ins().uextend(I64, p);
+        let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
+        b.ins().brif(within, drop_square, &[], drop_end, &[]);
+
+        b.switch_to_block(drop_square);
+        let off = b.ins().ishl_imm_s(wide, 2);
+        let at = b.ins().iadd(board, off);
+        let content = b.ins().load(I32, data(), at, 0);
+        let empty = b.ins().icmp_imm_s(IntCC::Equal, content, 0);
+        let holds = b.ins().icmp(IntCC::Equal, empty, wants_empty);
+        let p1 = b.ins().iadd_imm_s(p, 1);
+        b.ins().brif(holds, head, &args(&[p, first, first_end, piece, steps]), drop_loop, &args(&[p1]));
+
+        // Past the sweep's end (done), or at a square the loop cannot read
+        // (the attempt there sorts it out).
+        b.switch_to_block(drop_end);
+        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, p, pos_end);
+        b.ins().brif(finished, last, &[], head, &args(&[p, first, first_end, piece, steps]));
 
         // scan: on to the next square holding a piece of the side to move,
         // each read as the scan reaches it, as the generator reads it. What
@@ -168,9 +206,9 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         b.switch_to_block(native_block);
         let next_w = b.ins().iadd_imm_s(w, 1);
         let requires = b.ins().load(I32, own, word, offset_of!(MoveWordCode, requires) as i32);
-        let enter = b.create_block();
         let check = b.create_block();
         let read = b.create_block();
+        let enter = b.create_block();
         b.ins().brif(requires, check, &[], enter, &[]);
         b.switch_to_block(check);
         let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);

@@ -193,6 +193,8 @@ impl Translator<'_> {
     /// it (`Board::step`): `here` moves when there is a link. Answers
     /// whether it moved (I8).
     pub(super) fn walk(&mut self, dir: Value) -> Value {
+        // The step defines no variable: what is known holds after it.
+        let mark = self.known_mark();
         let g = self.game_ptr();
         let player = self.gen_field(GenField::Player);
         let block = self.walk_block(player);
@@ -223,6 +225,7 @@ impl Translator<'_> {
         let moved = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, to, 0);
         let next = self.b.ins().select(moved, to, here);
         self.b.ins().store(in_region(Region::Here), next, g, gen_offset(GenField::Here) as i32);
+        self.known_carries(mark);
         moved
     }
 }
