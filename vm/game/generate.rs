@@ -90,7 +90,9 @@ struct Saved {
     of_type: i32,
     move_type: i32,
     partial: i32,
-    actions: Vec<Action>,
+    /// The edits of the move the outer generation was building, when it
+    /// was building one (else the buffer stays, to be used again).
+    actions: Option<Vec<Action>>,
     pending: bool,
     pass_added: bool,
 }
@@ -118,7 +120,7 @@ impl Context {
             of_type: self.of_type,
             move_type: self.move_type,
             partial: self.partial,
-            actions: std::mem::replace(&mut self.actions, self.spare.pop().unwrap_or_default()),
+            actions: (!self.actions.is_empty()).then(|| std::mem::replace(&mut self.actions, self.spare.pop().unwrap_or_default())),
             pending: std::mem::replace(&mut self.pending, false),
             pass_added: self.pass_added,
         }
@@ -134,9 +136,10 @@ impl Context {
         self.of_type = s.of_type;
         self.move_type = s.move_type;
         self.partial = s.partial;
-        let mut used = std::mem::replace(&mut self.actions, s.actions);
-        used.clear();
-        self.spare.push(used);
+        self.actions.clear();
+        if let Some(outer) = s.actions {
+            self.spare.push(std::mem::replace(&mut self.actions, outer));
+        }
         self.pending = s.pending;
         self.pass_added = s.pass_added;
     }
@@ -412,25 +415,16 @@ pub enum Recorded {
 }
 
 impl Recorded {
-    const ALL: [Recorded; 9] = [
-        Recorded::PlaceCurrent,
-        Recorded::Move,
-        Recorded::Capture,
-        Recorded::CaptureAt,
-        Recorded::ChangeType,
-        Recorded::ChangeTypeAt,
-        Recorded::ChangeOwner,
-        Recorded::ChangeOwnerAt,
-        Recorded::AddMove,
-    ];
-
     /// As native code passes it.
     pub fn code(self) -> i32 {
         self as i32
     }
 
     pub fn from_code(code: i32) -> Option<Recorded> {
-        Recorded::ALL.get(usize::try_from(code).ok()?).copied().filter(|r| r.code() == code)
+        use Recorded::*;
+        [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove]
+            .into_iter()
+            .find(|r| r.code() == code)
     }
 }
 

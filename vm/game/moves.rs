@@ -102,12 +102,7 @@ impl MoveStore {
 
     pub fn add(&mut self, actions: &[Action], move_type: i32, partial: i32, pass: bool) {
         let start = self.actions.len() as u32;
-        // Most moves have one to three actions: copied one by one, not by
-        // a call of `memcpy`.
-        self.actions.reserve(actions.len());
-        for &a in actions {
-            self.actions.push(a);
-        }
+        self.actions.extend_from_slice(actions);
         self.moves.push(MoveRec { actions: start, len: actions.len() as u32, move_type, partial, pass });
     }
 

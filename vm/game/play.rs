@@ -63,6 +63,16 @@ const MOVE_TYPE_RING: u32 = 16;
 /// lists share them round the ring).
 const MOVES_LIST_HEADERS: u32 = 64;
 
+/// An error from inside event `name`, which its backtrace names.
+#[cold]
+#[inline(never)]
+fn in_event(mut e: VmError, name: &str) -> VmError {
+    if !e.is_control() {
+        e.trace.push(format!("in the event `{name}`"));
+    }
+    e
+}
+
 /// The outcome of a game, from nobody's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -72,10 +82,16 @@ pub enum Outcome {
 }
 
 impl Vm {
+    /// Finds the game's events again when words were defined since.
+    #[inline]
     pub fn refresh_events(&mut self) {
-        if self.game.events.stamp == self.dict.words.len() {
-            return;
+        if self.game.events.stamp != self.dict.words.len() {
+            self.find_events();
         }
+    }
+
+    #[cold]
+    fn find_events(&mut self) {
         let find = |name: &str| self.dict.find(name.as_bytes());
         let events = Events {
             stamp: self.dict.words.len(),
@@ -108,26 +124,30 @@ impl Vm {
             }
             self.execute_hot(xt)?;
             if self.depth() != results {
-                let kind = ErrorKind::Game(format!(
-                    "`{name}` left {} cell(s) on the stack, where it should leave {results}{}",
-                    self.depth(),
-                    if results == 1 { " (its result)" } else { "" }
-                ));
-                if !self.tolerant {
-                    return Err(kind.into());
-                }
-                let entry = self.dict.word(xt).entry;
-                self.warn(entry, kind, "the top cell is taken as the result, as in the original Axiom");
+                self.left_other_depth(xt, name, results)?;
             }
             Ok(if results > 0 && self.depth() > 0 { self.tos } else { 0 })
         })();
         self.leave_frame(frame);
-        result.map_err(|mut e| {
-            if !e.is_control() {
-                e.trace.push(format!("in the event `{name}`"));
-            }
-            e
-        })
+        result.map_err(|e| in_event(e, name))
+    }
+
+    /// An event left other than `results` cells: an error, or (tolerant)
+    /// a warning.
+    #[cold]
+    #[inline(never)]
+    fn left_other_depth(&mut self, xt: u32, name: &str, results: u32) -> VmResult<()> {
+        let kind = ErrorKind::Game(format!(
+            "`{name}` left {} cell(s) on the stack, where it should leave {results}{}",
+            self.depth(),
+            if results == 1 { " (its result)" } else { "" }
+        ));
+        if !self.tolerant {
+            return Err(kind.into());
+        }
+        let entry = self.dict.word(xt).entry;
+        self.warn(entry, kind, "the top cell is taken as the result, as in the original Axiom");
+        Ok(())
     }
 
     /// An event with no result, if the game defines it.
