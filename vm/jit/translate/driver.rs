@@ -61,6 +61,22 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
             }
             block
         };
+        // The board's cells as the scans read them, and one bound for a
+        // scan's loop: the end of the sweep or of the cells, whichever
+        // comes first (which one it was is sorted out after).
+        let scan_bounds = |b: &mut FunctionBuilder, pos_end: Value| {
+            let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
+            let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
+            let zero = b.ins().iconst(I32, 0);
+            let end = b.ins().smax(pos_end, zero);
+            let end = b.ins().uextend(I64, end);
+            (board, b.ins().umin(end, len))
+        };
+        let square = |b: &mut FunctionBuilder, board: Value, pos: Value| {
+            let off = b.ins().ishl_imm_s(pos, 2);
+            let p = b.ins().iadd(board, off);
+            b.ins().load(I32, data(), p, 0)
+        };
         // head(pos, w, w_end, piece, steps): the cursor.
         let head = block(b, &[I32, I32, I32, I32, I64]);
         let exit = block(b, &[I32, I32, I32, I32, I32, I64]);
@@ -102,11 +118,8 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         // the squares where that fails are passed in a tight loop, as the
         // attempt would pass them, without entering the word.
         b.switch_to_block(drop_scan);
-        let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
-        let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
+        let (board, limit) = scan_bounds(b, pos_end);
         let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, EMPTY_SQUARE as i64);
-        let end = b.ins().uextend(I64, pos_end);
-        let limit = b.ins().umin(end, len);
         b.ins().jump(drop_loop, &args(&[pos1]));
 
         b.switch_to_block(drop_loop);
@@ -116,9 +129,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         b.ins().brif(within, drop_square, &[], drop_end, &[]);
 
         b.switch_to_block(drop_square);
-        let off = b.ins().ishl_imm_s(wide, 2);
-        let at = b.ins().iadd(board, off);
-        let content = b.ins().load(I32, data(), at, 0);
+        let content = square(b, board, wide);
         let empty = b.ins().icmp_imm_s(IntCC::Equal, content, 0);
         let holds = b.ins().icmp(IntCC::Equal, empty, wants_empty);
         let p1 = b.ins().iadd_imm_s(p, 1);
@@ -134,16 +145,10 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         // each read as the scan reaches it, as the generator reads it. What
         // the loop needs is loaded once: nothing runs in it.
         b.switch_to_block(scan);
-        let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
-        let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
+        let (board, limit) = scan_bounds(b, pos_end);
         let for_player = field(b, I32, offset_of!(Drive, for_player));
         let types = field(b, I32, offset_of!(Drive, types));
-        // One bound for the loop: the end of the sweep or of the cells,
-        // whichever comes first (which one it was is sorted out after).
         let zero = b.ins().iconst(I32, 0);
-        let end = b.ins().smax(pos_end, zero);
-        let end = b.ins().uextend(I64, end);
-        let limit = b.ins().umin(end, len);
         b.ins().jump(scan_loop, &args(&[pos]));
 
         b.switch_to_block(scan_loop);
@@ -154,9 +159,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         b.ins().brif(within, read_square, &[], scan_end, &[]);
 
         b.switch_to_block(read_square);
-        let off = b.ins().ishl_imm_s(wide, 2);
-        let p = b.ins().iadd(board, off);
-        let content = b.ins().load(I32, data(), p, 0);
+        let content = square(b, board, wide);
         // Most squares are empty or the other side's: one test passes them.
         let owner = b.ins().band_imm_s(content, PLAYER_MASK as i64);
         let ours = b.ins().icmp(IntCC::Equal, owner, for_player);
