@@ -449,9 +449,7 @@ impl Vm {
             Recorded::ChangeOwner => Action::ChangeOwner { pos: g.here, player: a },
             Recorded::ChangeOwnerAt => Action::ChangeOwner { pos: b, player: a },
             Recorded::AddMove => {
-                self.game.store.add(&g.actions, g.move_type, g.partial, false);
-                g.clear_actions();
-                g.partial = NOT_PARTIAL;
+                commit_move(&mut self.game, false);
                 return true;
             }
         };
@@ -709,12 +707,16 @@ fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
     if !vm.game.gen.active {
         return Err(game_error(format!("`{word}` outside move generation (only move words may use it)")));
     }
-    let game = &mut vm.game;
+    commit_move(&mut vm.game, pass);
+    Ok(())
+}
+
+/// The move being built goes into the list; the next starts empty.
+fn commit_move(game: &mut Game, pass: bool) {
     let g = &mut game.gen;
     game.store.add(&g.actions, g.move_type, g.partial, pass);
     g.clear_actions();
     g.partial = NOT_PARTIAL;
-    Ok(())
 }
 
 /// `drop` / `create`: the current piece at `here`.
