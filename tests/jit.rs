@@ -166,6 +166,22 @@ fn tokens_known_where_translated_run_as_the_interpreter_runs_them() {
 }
 
 #[test]
+fn loops_of_known_bounds_run_as_the_interpreter_runs_them() {
+    // Translated once per index: the index a constant, tables at known
+    // addresses read without a check, tokens read from them guessed.
+    same_both_ways(&[
+        ": SQ DUP * ; CREATE T ' SQ , ' DUP , ' 1+ , : U 3 0 DO 2 I CELLS T + @ EXECUTE LOOP ; U",
+        "CREATE V 5 , 6 , 7 , 8 , : S 0 4 0 DO I CELLS V + @ + LOOP ; S",
+        ": IN I ; : X 3 0 DO IN LOOP ; X",
+        "CREATE W 1 , 2 , : Y 2 0 DO I CELLS W + @ 1+ I CELLS W + ! LOOP W @ W 4 + @ ; Y Y",
+        ": Z 8 0 DO I 5 = IF 1 0 / THEN LOOP ; Z",
+        ": Q 3 0 DO I 1 = IF 10 ELSE 20 THEN LOOP ; Q",
+        ": R 5 2 DO I DUP 3 = IF DROP THEN LOOP ; R",
+        ": P 2 0 DO 3 0 DO I J + LOOP LOOP ; P",
+    ]);
+}
+
+#[test]
 fn recursion_deeper_than_native_frames_falls_back_to_the_interpreter() {
     // Deeper than `NATIVE_FRAMES` (768) and than the return stack allows.
     let config = |jit| Config { return_depth: 4000, max_steps: Some(10_000_000), jit, ..Config::default() };
@@ -275,6 +291,11 @@ const MOVE_WORDS: &[&str] = &[
     "current-player TRUE 0 $GenerateMoves move-count $DeallocateMoves", "EXECUTE", "IF add-move THEN",
     "0= IF drop THEN", "DUP", "DROP", "SWAP", "OVER", "0=", "1+", "+", "['] n", "['] e EXECUTE", "['] zzstep",
     "['] zzstep EXECUTE verify",
+    // A loop of known bounds over a table of direction tokens (unrolled,
+    // each token guessed from the table), and a store that changes the
+    // table under it.
+    "4 0 DO I zzdir EXECUTE DROP LOOP", "2 0 DO back I zzdir EXECUTE verify LOOP", "3 1 DO I zzdir EXECUTE IF from here move THEN LOOP",
+    "['] s 0 CELLS zzdirs + !", "['] zzstep 1 CELLS zzdirs + !",
 ];
 
 fn random_move_word() -> impl Strategy<Value = String> {
@@ -303,6 +324,8 @@ fn random_game_outcome(jit: JitMode, (body, body2): (&str, &str), drops: bool) -
         {{directions -1 0 {{direction}} n 1 0 {{direction}} s 0 1 {{direction}} e 0 -1 {{direction}} w directions}}
         {{players {{player}} A {{player}} B players}}
         : zzstep ( -- ? ) w DUP IF here a1 = AND THEN ;
+        CREATE zzdirs ' n , ' e , ' s , ' w ,
+        : zzdir ( i -- xt ) CELLS zzdirs + @ ;
         : zzmove {body} ;
         : zzmove2 {body2} ;
         {{moves zzlist {{move}} zzmove {{move}} zzmove2 moves}}

@@ -34,6 +34,11 @@ impl Memory {
         (self.bytes.as_mut_ptr(), self.bytes.len())
     }
 
+    /// All of the data space (its size never changes).
+    pub(crate) fn contents(&self) -> &[u8] {
+        &self.bytes
+    }
+
     pub fn size(&self) -> u32 {
         self.bytes.len() as u32
     }

@@ -415,16 +415,23 @@ pub enum Recorded {
 }
 
 impl Recorded {
+    /// Added to an edit's code: the move is added right after the edit
+    /// (an edit followed by `add-move`, in one call).
+    pub const THEN_ADD: i32 = 0x100;
+
     /// As native code passes it.
     pub fn code(self) -> i32 {
         self as i32
     }
 
-    pub fn from_code(code: i32) -> Option<Recorded> {
+    /// The word a code names, and whether the move is added after it.
+    pub fn from_code(code: i32) -> Option<(Recorded, bool)> {
         use Recorded::*;
-        [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove]
+        let then_add = code & Self::THEN_ADD != 0;
+        let what = [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove]
             .into_iter()
-            .find(|r| r.code() == code)
+            .find(|r| r.code() == code & !Self::THEN_ADD)?;
+        (!(then_add && what == AddMove)).then_some((what, then_add))
     }
 }
 

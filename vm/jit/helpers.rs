@@ -109,12 +109,20 @@ pub unsafe extern "C" fn direct(ctx: *mut JitCtx, id: i32, at: i32, a: i32, b: i
 }
 
 /// A direct word that only records an edit or adds the move while moves
-/// are generated (`Recorded`, by its code): done (0), or `REFUSE` with
-/// nothing done, for the interpreter to run the word.
+/// are generated (`Recorded`, by its code; with `THEN_ADD`, the edit and
+/// the `add-move` after it): done (0), or `REFUSE` with nothing done, for
+/// the interpreter to run the word.
 pub unsafe extern "C" fn record(ctx: *mut JitCtx, what: i32, _: i32, a: i32, b: i32) -> i64 {
+    use crate::game::generate::Recorded;
     let vm = unsafe { vm(ctx) };
-    match crate::game::generate::Recorded::from_code(what) {
-        Some(what) if vm.record_fast(what, a, b) => 0,
+    match Recorded::from_code(what) {
+        // The edit recorded, generation is on: adding the move cannot fail.
+        Some((what, then_add)) if vm.record_fast(what, a, b) => {
+            if then_add {
+                vm.record_fast(Recorded::AddMove, 0, 0);
+            }
+            0
+        }
         _ => REFUSE,
     }
 }

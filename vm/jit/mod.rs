@@ -410,7 +410,7 @@ impl Vm {
             let name = definition(dict, entry).map_or(String::new(), |w| w.display_name());
             eprintln!("---- compiling `{name}`");
         }
-        let words = translate::Words { directs: &directs, targets: dict.targets() };
+        let words = translate::Words { directs: &directs, targets: dict.targets(), data: self.mem.contents() };
         match translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words) {
             Some((f, fixed)) => {
                 self.jit.compiled += 1;

@@ -24,6 +24,7 @@ use super::shape::{Effect, Shape, Shapes};
 pub(super) use super::shape::{Defers, Definitions, HostEffects};
 use game::{gen_offset, GenField};
 use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
+use crate::game::generate::Recorded;
 use crate::ops::{Addr, Op};
 use crate::vm::{Frame, HOST_RETURN};
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
@@ -48,6 +49,10 @@ const INLINE_OPS: usize = 48;
 const INLINE_BUDGET: usize = 400;
 /// Inlined calls nest at most this deep.
 const INLINE_DEPTH: usize = 4;
+/// Loops of known bounds are unrolled up to this many iterations, and as
+/// long as the copies come to at most `UNROLL_OPS` instructions.
+const UNROLL_COUNT: i32 = 8;
+const UNROLL_OPS: usize = 160;
 
 /// Compiles the definition whose instructions `ops` start at `start`
 /// (`definitions` gives those of its callees, to inline short ones);
@@ -72,6 +77,10 @@ pub(super) struct Words<'a> {
     /// `Dictionary::targets`: what EXECUTE does with each xt (fixed once
     /// the word exists), for tokens known at translation time.
     pub targets: &'a [i32],
+    /// The data space as it is now (it never moves nor shrinks): a cell
+    /// at a known address needs no bounds check, and what it holds now is
+    /// a guess of what it will hold (a table of tokens).
+    pub data: &'a [u8],
 }
 
 pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool)> {
@@ -103,6 +112,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         t.direct_sig = Some(direct_sig);
         t.directs = words.directs;
         t.targets = words.targets;
+        t.data = words.data;
         t.itself = Some(itself);
         t.body();
         fixed = t.fixed;
@@ -268,6 +278,7 @@ struct Translator<'a> {
     direct_sig: Option<SigRef>,
     directs: Directs<'a>,
     targets: &'a [i32],
+    data: &'a [u8],
     /// What is known to be constant here (see `Known`).
     known: Known,
     shapes: Shapes<'a>,
@@ -324,6 +335,12 @@ struct Translator<'a> {
     propagate: Block,
     /// The current block already ends in a jump or return.
     closed: bool,
+    /// The next instruction was translated with this one (an edit and the
+    /// `add-move` after it).
+    skip_next: bool,
+    /// Inside a loop unrolled at this inlining depth: the index of the
+    /// copy being translated.
+    unrolled: Option<(usize, i32)>,
     /// What this straight-line stretch has proved: at least `known_d`
     /// cells, room for `known_room` more (checks already made).
     known_d: u32,
@@ -355,6 +372,11 @@ struct Known {
     values: std::collections::HashMap<Value, i32>,
     /// By variable index.
     vars: std::collections::HashMap<usize, i32>,
+    /// What a value read from a table at a known address held when the
+    /// function was translated, and the variables holding such a value
+    /// (a guess, checked where it is used).
+    guessed_values: std::collections::HashMap<Value, i32>,
+    guessed_vars: std::collections::HashMap<usize, i32>,
     /// The block `vars` holds for.
     block: Option<Block>,
     /// Definitions made so far.
@@ -507,6 +529,7 @@ impl<'a> Translator<'a> {
             direct_sig: None,
             directs: &|_| None,
             targets: &[],
+            data: &[],
             known: Known::default(),
             shapes,
             fixed: shape.is_some(),
@@ -528,7 +551,7 @@ impl<'a> Translator<'a> {
             pending_frames: Vec::new(),
             inline_budget: INLINE_BUDGET,
             itself: None,
-            ctx, max_d, max_r, v, leaders, deopt, verify_failed, verify_ends, propagate, closed: false, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
+            ctx, max_d, max_r, v, leaders, deopt, verify_failed, verify_ends, propagate, closed: false, skip_next: false, unrolled: None, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
         let params = t.b.block_params(entry)[1..].to_vec();
         for ((var, _, _), x) in t.scalars().into_iter().zip(params) {
@@ -760,24 +783,81 @@ impl<'a> Translator<'a> {
     // ---- small pieces ----------------------------------------------
 
     fn var(&mut self, v: Variable) -> Value {
-        match self.known_var(v) {
-            Some(n) => self.konst(n),
-            None => self.b.use_var(v),
+        if let Some(n) = self.known_var(v) {
+            return self.konst(n);
         }
+        let x = self.b.use_var(v);
+        if let Some(g) = self.guessed_var(v) {
+            self.known.guessed_values.insert(x, g);
+        }
+        x
     }
 
     fn set(&mut self, v: Variable, x: Value) {
         let here = self.b.current_block();
         if self.known.block != here {
             self.known.vars.clear();
+            self.known.guessed_vars.clear();
             self.known.block = here;
         }
-        match self.known.values.get(&x) {
-            Some(&n) => self.known.vars.insert(v.index(), n),
+        match self.folded(x) {
+            Some(n) => {
+                self.known.values.insert(x, n);
+                self.known.vars.insert(v.index(), n)
+            }
             None => self.known.vars.remove(&v.index()),
+        };
+        match self.known.guessed_values.get(&x) {
+            Some(&g) => self.known.guessed_vars.insert(v.index(), g),
+            None => self.known.guessed_vars.remove(&v.index()),
         };
         self.known.defs += 1;
         self.b.def_var(v, x);
+    }
+
+    /// The constant `x` is: made by `konst`, or computed from such
+    /// constants (an address in a table at a known index), as Cranelift
+    /// computes it.
+    fn folded(&self, x: Value) -> Option<i32> {
+        self.folded_within(x, 4)
+    }
+
+    /// `folded`, looking through at most `depth` instructions.
+    fn folded_within(&self, x: Value, depth: u32) -> Option<i32> {
+        if let Some(&n) = self.known.values.get(&x) {
+            return Some(n);
+        }
+        let dfg = &self.b.func.dfg;
+        if depth == 0 || dfg.value_type(x) != I32 {
+            return None;
+        }
+        let known = |v: Value| self.folded_within(v, depth - 1);
+        Some(match dfg.insts[dfg.value_def(x).inst()?] {
+            InstructionData::UnaryImm { opcode: Opcode::Iconst, imm } => imm.bits() as i32,
+            InstructionData::Binary { opcode, args: [a, b] } => {
+                let (a, b) = (known(a)?, known(b)?);
+                match opcode {
+                    Opcode::Iadd => a.wrapping_add(b),
+                    Opcode::Isub => a.wrapping_sub(b),
+                    Opcode::Imul => a.wrapping_mul(b),
+                    Opcode::Band => a & b,
+                    Opcode::Bor => a | b,
+                    Opcode::Bxor => a ^ b,
+                    Opcode::Ishl => a.wrapping_shl(b as u32),
+                    Opcode::Sshr => a.wrapping_shr(b as u32),
+                    Opcode::Ushr => (a as u32).wrapping_shr(b as u32) as i32,
+                    _ => return None,
+                }
+            }
+            InstructionData::Unary { opcode: Opcode::Ineg, arg } => known(arg)?.wrapping_neg(),
+            InstructionData::Unary { opcode: Opcode::Bnot, arg } => !known(arg)?,
+            _ => return None,
+        })
+    }
+
+    /// The guess `v` holds here (see `Known::guessed_values`).
+    fn guessed_var(&self, v: Variable) -> Option<i32> {
+        (self.known.block == self.b.current_block()).then(|| self.known.guessed_vars.get(&v.index()).copied()).flatten()
     }
 
     fn konst(&mut self, n: i32) -> Value {
@@ -1228,6 +1308,16 @@ impl<'a> Translator<'a> {
     }
 
     fn fetch(&mut self, addr: Value, at: Addr) -> Value {
+        if let Some(a) = self.folded(addr).and_then(|a| usize::try_from(a).ok()) {
+            if let Some(now) = self.data.get(a..a + 4) {
+                // Within the data space, which never shrinks: no check.
+                let mem = self.var(self.v.mem);
+                let x = self.b.ins().load(I32, data(), mem, a as i32);
+                let now = i32::from_le_bytes(now.try_into().expect("four bytes"));
+                self.known.guessed_values.insert(x, now);
+                return x;
+            }
+        }
         let p = self.data_at(addr, 4, at);
         self.b.ins().load(I32, data(), p, 0)
     }
@@ -1297,8 +1387,13 @@ impl<'a> Translator<'a> {
             _ => (self.below(1), self.var(self.v.tos)),
         };
         // An edit recorded (or the move added) during generation goes
-        // through a helper that does only that.
+        // through a helper that does only that; an edit and the `add-move`
+        // right after it, through one call.
         let (helper, id) = match records {
+            Some(what) if what != Recorded::AddMove && self.adds_move_next(at) => {
+                self.skip_next = true;
+                (helpers::record as *const (), what.code() | Recorded::THEN_ADD)
+            }
             Some(what) => (helpers::record as *const (), what.code()),
             None => (helpers::direct as *const (), id as i32),
         };
@@ -1315,6 +1410,16 @@ impl<'a> Translator<'a> {
         if outs > 0 {
             self.push(r);
         }
+    }
+
+    /// The instruction after `at` is `add-move`, reached only from `at`.
+    fn adds_move_next(&mut self, at: Addr) -> bool {
+        let next = (at + 1 - self.start) as usize;
+        let Some(&Op::Host(id)) = self.ops.get(next) else { return false };
+        if self.leaders[next].is_some() {
+            return false;
+        }
+        matches!((self.directs)(id), Some(Direct { records: Some(Recorded::AddMove), .. }))
     }
 
     /// Passes a failure status up; else code that ran elsewhere has
@@ -1486,41 +1591,135 @@ impl<'a> Translator<'a> {
     // ---- the body ----------------------------------------------------
 
     fn body(&mut self) {
-        for i in 0..self.ops.len() {
-            let at = self.start + i as u32;
-            if let Some(block) = self.leaders[i] {
-                let mark = self.known_mark();
-                if !self.closed {
-                    self.goto(block);
-                }
-                self.closed = false;
-                self.start_block(block, i);
-                // An inlined body has no loop: only its call reaches its
-                // first instruction.
-                if i == 0 && self.inlined.is_some() {
-                    self.known_carries(mark);
-                }
-            } else if self.closed {
-                // Unreachable code after a jump or EXIT: a block of its own.
-                let block = self.b.create_block();
-                self.closed = false;
-                self.start_block(block, i);
-            }
-            if self.fixed {
-                let Some((d, r)) = self.shape_at(i) else {
-                    // The shape follows every edge: nothing jumps here.
-                    self.b.ins().trap(cranelift_codegen::ir::TrapCode::unwrap_user(1));
-                    self.closed = true;
-                    continue;
-                };
-                debug_assert_eq!((self.dk - self.dbase, self.rk - self.rbase), (d, r), "depths at {at}");
-            }
-            self.op(self.ops[i], at);
-        }
+        self.range(0, self.ops.len());
         if !self.closed {
             // Unreachable: the last instruction is EXIT.
             self.b.ins().trap(cranelift_codegen::ir::TrapCode::unwrap_user(1));
         }
+    }
+
+    /// Translates instructions `lo..hi` of the body.
+    fn range(&mut self, lo: usize, hi: usize) {
+        let mut i = lo;
+        while i < hi {
+            if std::mem::take(&mut self.skip_next) || !self.enter_op(i) {
+                i += 1;
+                continue;
+            }
+            if let Some((j, first, count)) = self.unrollable(i) {
+                self.unroll(i, j, first, count);
+                i = j + 1;
+                continue;
+            }
+            self.op(self.ops[i], self.start + i as u32);
+            i += 1;
+        }
+    }
+
+    /// Opens instruction `i`'s block when it starts one (or follows a
+    /// jump); false when no path reaches it.
+    fn enter_op(&mut self, i: usize) -> bool {
+        if let Some(block) = self.leaders[i] {
+            let mark = self.known_mark();
+            if !self.closed {
+                self.goto(block);
+            }
+            self.closed = false;
+            self.start_block(block, i);
+            // An inlined body has no loop: only its call reaches its
+            // first instruction.
+            if i == 0 && self.inlined.is_some() {
+                self.known_carries(mark);
+            }
+        } else if self.closed {
+            // Unreachable code after a jump or EXIT: a block of its own.
+            let block = self.b.create_block();
+            self.closed = false;
+            self.start_block(block, i);
+        }
+        if self.fixed {
+            let Some((d, r)) = self.shape_at(i) else {
+                // The shape follows every edge: nothing jumps here.
+                self.b.ins().trap(cranelift_codegen::ir::TrapCode::unwrap_user(1));
+                self.closed = true;
+                return false;
+            };
+            debug_assert_eq!((self.dk - self.dbase, self.rk - self.rbase), (d, r), "depths at {}", self.start + i as u32);
+        }
+        true
+    }
+
+    /// A `DO` at `i` to translate once per index: a fixed function, known
+    /// bounds, a few iterations of a short body ending in its `LOOP` (at
+    /// `j`) that only jumps forward within itself, touches the return
+    /// stack only by reading the index, and is entered only from the `DO`.
+    /// Answers `j`, the first index and the count.
+    fn unrollable(&mut self, i: usize) -> Option<(usize, i32, i32)> {
+        if self.ops[i] != Op::Do || !self.fixed || self.unrolled.is_some() {
+            return None;
+        }
+        let (first, limit) = (self.known_var(self.v.tos)?, self.known_cell(1)?);
+        let count = limit.checked_sub(first).filter(|n| (1..=UNROLL_COUNT).contains(n))?;
+        let at = |k: usize| self.start + k as u32;
+        let j = (i + 1..self.ops.len()).find(|&k| self.ops[k] == Op::Loop(at(i + 1)))?;
+        if (j - i) * count as usize > UNROLL_OPS {
+            return None;
+        }
+        let body_ok = self.ops[i + 1..j].iter().enumerate().all(|(k, op)| {
+            let here = at(i + 1 + k);
+            let inside = op.target().is_none_or(|t| t > here && t <= at(j));
+            let return_stack = matches!(op, Op::Do | Op::QDo(_) | Op::Loop(_) | Op::PlusLoop(_) | Op::Leave(_) | Op::Unloop | Op::ToR | Op::RFrom | Op::RFetch | Op::Exit);
+            inside && !return_stack
+        });
+        // Nothing outside jumps in (the LOOP's own jump back aside).
+        let entered = self.ops.iter().enumerate().any(|(k, op)| (k <= i || k >= j) && op.target().is_some_and(|t| t > at(i) && t <= at(j)) && k != j);
+        (body_ok && !entered).then_some((j, first, count))
+    }
+
+    /// The constant in the data stack cell `k` below the top, when known.
+    fn known_cell(&mut self, k: i32) -> Option<i32> {
+        let key = self.dk - k;
+        if !self.cells.live.contains(&key) {
+            return None;
+        }
+        let var = self.cell_var(false, key);
+        self.known_var(var)
+    }
+
+    /// `DO` at `i` and its body up to the `LOOP` at `j`, once for each of
+    /// `count` indexes from `first`: the index is a constant in each copy
+    /// (tables it indexes are read at known addresses). The return stack
+    /// holds the loop parameters as the interpreter's would, and each copy
+    /// takes the step of the jump back, so a deoptimization anywhere finds
+    /// the very state of the loop.
+    fn unroll(&mut self, i: usize, j: usize, first: i32, count: i32) {
+        self.op(Op::Do, self.start + i as u32);
+        let leaders = self.leaders.clone();
+        let at_loop = self.start + j as u32;
+        for n in 0..count {
+            for k in i + 2..=j {
+                if leaders[k].is_some() {
+                    self.leaders[k] = Some(self.b.create_block());
+                }
+            }
+            // Reached only from the copy before.
+            self.leaders[i + 1] = None;
+            self.unrolled = Some((self.inline_stack.len(), first + n));
+            self.range(i + 1, j);
+            self.unrolled = None;
+            if !self.enter_op(j) {
+                break;
+            }
+            self.rneed(2, at_loop);
+            if n + 1 < count {
+                self.step(None, at_loop);
+                let next = self.konst(first + n + 1);
+                self.rput(1, next);
+            } else {
+                self.add_rp(-2);
+            }
+        }
+        self.leaders = leaders;
     }
 
     fn op(&mut self, op: Op, at: Addr) {
@@ -1634,7 +1833,10 @@ impl<'a> Translator<'a> {
             }
             Op::I => {
                 self.room(1, at);
-                let i = self.index(at);
+                let i = match self.unrolled {
+                    Some((depth, i)) if depth == self.inline_stack.len() => self.konst(i),
+                    _ => self.index(at),
+                };
                 self.push(i);
             }
             Op::J => {
@@ -2409,6 +2611,34 @@ impl<'a> Translator<'a> {
         if let Some(target) = self.known_var(self.v.tos).and_then(|xt| self.target_of(xt)) {
             return self.execute_known(target, at);
         }
+        let merge = self.b.create_block();
+        // A direction token read from a table (`I compass EXECUTE`): when
+        // it is still the one the table held, a step in a known direction.
+        if let Some(xt) = self.guessed_var(self.v.tos).filter(|&xt| self.target_of(xt).is_some_and(|t| t < 0)) {
+            let x = self.var(self.v.tos);
+            let hit = self.cmp_imm(IntCC::Equal, x, xt as i64);
+            let (step, other) = (self.b.create_block(), self.b.create_block());
+            self.branch_to(hit, step, other);
+            self.b.switch_to_block(step);
+            let dir = self.konst(-1 - self.target_of(xt).unwrap_or(-1));
+            let moved = self.walk(dir);
+            let moved = self.flag(moved);
+            self.set(self.v.tos, moved);
+            self.goto(merge);
+            self.b.switch_to_block(other);
+        }
+        self.execute_any(at, merge);
+        self.b.switch_to_block(merge);
+        if self.fixed {
+            (self.cells, self.rcells) = self.held_at.get(&merge).cloned().unwrap_or_default();
+        } else {
+            self.forget();
+        }
+    }
+
+    /// EXECUTE of any token: a step or a call, by the table of targets;
+    /// then on to `merge`.
+    fn execute_any(&mut self, at: Addr, merge: Block) {
         let xt = self.var(self.v.tos);
         // `Dictionary::targets[xt - XT_BASE]`, read inline.
         let index = self.b.ins().iadd_imm_s(xt, -(crate::dictionary::XT_BASE as i64));
@@ -2423,7 +2653,6 @@ impl<'a> Translator<'a> {
         let is_step = self.cmp_imm(IntCC::SignedLessThan, r, 0);
         let step = self.b.create_block();
         let word = self.b.create_block();
-        let merge = self.b.create_block();
         self.branch_to(is_step, step, word);
 
         self.b.switch_to_block(step);
@@ -2442,13 +2671,6 @@ impl<'a> Translator<'a> {
         self.enter(r, at);
         self.resync(1, at + 1);
         self.goto(merge);
-
-        self.b.switch_to_block(merge);
-        if self.fixed {
-            (self.cells, self.rcells) = self.held_at.get(&merge).cloned().unwrap_or_default();
-        } else {
-            self.forget();
-        }
     }
 
     /// What EXECUTE does with token `xt`, when it names a word: `-1 - dir`
