@@ -52,6 +52,10 @@ const INLINE_DEPTH: usize = 4;
 /// Loops of known bounds are unrolled up to this many iterations, and as
 /// long as the copies come to at most `UNROLL_OPS` instructions.
 const UNROLL_COUNT: i32 = 8;
+/// A check of the budget and the call depth covers this many steps, and
+/// calls nested this deep, on the path after it.
+const PREPAID_STEPS: u32 = 64;
+const PREPAID_FRAMES: usize = 8;
 const UNROLL_OPS: usize = 160;
 
 /// Compiles the definition whose instructions `ops` start at `start`
@@ -341,6 +345,9 @@ struct Translator<'a> {
     /// Inside a loop unrolled at this inlining depth: the index of the
     /// copy being translated.
     unrolled: Option<(usize, i32)>,
+    prepaid: Prepaid,
+    /// Where the last EXIT of a callee translated in place left.
+    inline_exit: Option<KnownMark>,
     /// What this straight-line stretch has proved: at least `known_d`
     /// cells, room for `known_room` more (checks already made).
     known_d: u32,
@@ -381,6 +388,17 @@ struct Known {
     block: Option<Block>,
     /// Definitions made so far.
     defs: u64,
+}
+
+/// What the last check of the step budget and the call depth covers, on
+/// the path through `block` (and the blocks only it leads to).
+#[derive(Default)]
+struct Prepaid {
+    block: Option<Block>,
+    /// Calls (steps) still covered.
+    steps: u32,
+    /// The calls translated in place around the check (`pending_frames`).
+    frames_base: usize,
 }
 
 /// Where knowledge stood before code that may create blocks.
@@ -551,7 +569,7 @@ impl<'a> Translator<'a> {
             pending_frames: Vec::new(),
             inline_budget: INLINE_BUDGET,
             itself: None,
-            ctx, max_d, max_r, v, leaders, deopt, verify_failed, verify_ends, propagate, closed: false, skip_next: false, unrolled: None, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
+            ctx, max_d, max_r, v, leaders, deopt, verify_failed, verify_ends, propagate, closed: false, skip_next: false, unrolled: None, prepaid: Prepaid::default(), inline_exit: None, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
         let params = t.b.block_params(entry)[1..].to_vec();
         for ((var, _, _), x) in t.scalars().into_iter().zip(params) {
@@ -879,6 +897,9 @@ impl<'a> Translator<'a> {
     /// that reaches it, and nothing was defined meanwhile: what was known
     /// there still holds.
     fn known_carries(&mut self, mark: KnownMark) {
+        if self.prepaid.block == mark.block {
+            self.prepaid.block = self.b.current_block();
+        }
         if self.known.block == mark.block && self.known.defs == mark.defs {
             self.known.block = self.b.current_block();
         }
@@ -1330,6 +1351,12 @@ impl<'a> Translator<'a> {
     /// The step budget: deoptimize when it is spent (`when`, if given,
     /// says whether the step is taken at all).
     fn step(&mut self, when: Option<Value>, at: Addr) {
+        if when.is_none() && self.prepaid.block == self.b.current_block() && self.prepaid.steps > 0 {
+            self.prepaid.steps -= 1;
+            let steps = self.var(self.v.steps);
+            let steps = self.b.ins().iadd_imm_s(steps, -1);
+            return self.set(self.v.steps, steps);
+        }
         let steps = self.var(self.v.steps);
         let spent = self.b.ins().icmp_imm_s(IntCC::Equal, steps, 0);
         let bad = match when {
@@ -1696,11 +1723,10 @@ impl<'a> Translator<'a> {
         self.op(Op::Do, self.start + i as u32);
         let leaders = self.leaders.clone();
         let at_loop = self.start + j as u32;
+        let inner: Vec<usize> = (i + 2..=j).filter(|&k| leaders[k].is_some()).collect();
         for n in 0..count {
-            for k in i + 2..=j {
-                if leaders[k].is_some() {
-                    self.leaders[k] = Some(self.b.create_block());
-                }
+            for &k in &inner {
+                self.leaders[k] = Some(self.b.create_block());
             }
             // Reached only from the copy before.
             self.leaders[i + 1] = None;
@@ -2476,6 +2502,8 @@ impl<'a> Translator<'a> {
         let shape = if self.fixed { self.shapes.of(target, &ops) } else { None };
         let delta = shape.as_ref().map_or(0, |s| s.effect.delta);
         let leaders = leaders(&mut self.b, target, &ops);
+        // With one EXIT, the code after the call is reached from it alone.
+        let one_exit = ops.iter().filter(|&&op| op == Op::Exit).count() == 1;
         let outer = (
             std::mem::replace(&mut self.start, target),
             std::mem::replace(&mut self.ops, ops),
@@ -2493,6 +2521,9 @@ impl<'a> Translator<'a> {
         (self.start, self.ops, self.leaders, self.inlined, self.shape, self.dbase, self.rbase) = outer;
         self.closed = false;
         self.b.switch_to_block(after);
+        if let Some(mark) = self.inline_exit.take().filter(|_| one_exit) {
+            self.known_carries(mark);
+        }
         if self.fixed {
             (self.dk, self.rk) = (dk, rk);
             let (d, r) = self.held_at.entry(after).or_default().clone();
@@ -2503,13 +2534,34 @@ impl<'a> Translator<'a> {
     }
 
     /// The checks the interpreter's `call!` makes, before anything changes.
+    /// One check covers the calls of a stretch of code: it deoptimizes
+    /// unless `PREPAID_STEPS` steps and `PREPAID_FRAMES` frames are left
+    /// (the interpreter then takes the rest of the budget exactly), and
+    /// the calls after it on the same path need none.
     fn call_checks(&mut self, at: Addr) {
+        if self.prepaid_call() {
+            return;
+        }
         let steps = self.var(self.v.steps);
-        let spent = self.cmp_imm(IntCC::Equal, steps, 0);
+        let short = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, steps, PREPAID_STEPS as i64);
         let fp = self.var(self.v.fp);
-        let deep = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, fp, self.max_r);
-        let bad = self.b.ins().bor(spent, deep);
+        let fp_after = self.b.ins().iadd_imm_s(fp, PREPAID_FRAMES as i64);
+        let deep = self.b.ins().icmp(IntCC::UnsignedGreaterThan, fp_after, self.max_r);
+        let bad = self.b.ins().bor(short, deep);
         self.guard(bad, at);
+        self.prepaid = Prepaid { block: self.b.current_block(), steps: PREPAID_STEPS - 1, frames_base: self.pending_frames.len() };
+    }
+
+    /// Whether a check made on this path covers one more call (a step,
+    /// and a frame at the current depth of calls translated in place).
+    fn prepaid_call(&mut self) -> bool {
+        let p = &mut self.prepaid;
+        let depth = self.pending_frames.len().checked_sub(p.frames_base);
+        if p.block != self.b.current_block() || p.steps == 0 || !depth.is_some_and(|d| d < PREPAID_FRAMES) {
+            return false;
+        }
+        p.steps -= 1;
+        true
     }
 
     /// The step a call costs, and the frame it pushes, with the stacks in
@@ -2780,6 +2832,7 @@ impl<'a> Translator<'a> {
             }
             self.goto(after);
             self.closed = true;
+            self.inline_exit = Some(self.known_mark());
             return;
         }
         let fp = self.var(self.v.fp);
