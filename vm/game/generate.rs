@@ -512,9 +512,7 @@ impl Vm {
 
     /// Records an edit while a move is being built; applies it otherwise.
     /// An edit of a position off the board is an error, or (tolerant)
-    /// dropped with a warning.
-    /// Records (or, outside generation, applies) an edit; answers 0, as a
-    /// direct word.
+    /// dropped with a warning. Answers 0, as a direct word.
     fn edit(&mut self, a: Action) -> VmResult<i32> {
         let positions = a.positions().unwrap_or_default();
         if let Some(&bad) = positions.iter().find(|&&p| !self.game.board.valid(p)) {

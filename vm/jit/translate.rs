@@ -2557,7 +2557,7 @@ impl<'a> Translator<'a> {
     fn prepaid_call(&mut self) -> bool {
         let p = &mut self.prepaid;
         let depth = self.pending_frames.len().checked_sub(p.frames_base);
-        if p.block != self.b.current_block() || p.steps == 0 || !depth.is_some_and(|d| d < PREPAID_FRAMES) {
+        if p.block != self.b.current_block() || p.steps == 0 || depth.is_none_or(|d| d >= PREPAID_FRAMES) {
             return false;
         }
         p.steps -= 1;
