@@ -1330,11 +1330,11 @@ impl<'a> Translator<'a> {
 
     fn fetch(&mut self, addr: Value, at: Addr) -> Value {
         if let Some(a) = self.folded(addr).and_then(|a| usize::try_from(a).ok()) {
-            if let Some(now) = self.data.get(a..a + 4) {
+            if let Some(&[b0, b1, b2, b3]) = self.data.get(a..a + 4) {
                 // Within the data space, which never shrinks: no check.
                 let mem = self.var(self.v.mem);
                 let x = self.b.ins().load(I32, data(), mem, a as i32);
-                let now = i32::from_le_bytes(now.try_into().expect("four bytes"));
+                let now = i32::from_le_bytes([b0, b1, b2, b3]);
                 self.known.guessed_values.insert(x, now);
                 return x;
             }
