@@ -52,11 +52,11 @@ const INLINE_DEPTH: usize = 4;
 /// Loops of known bounds are unrolled up to this many iterations, and as
 /// long as the copies come to at most `UNROLL_OPS` instructions.
 const UNROLL_COUNT: i32 = 8;
+const UNROLL_OPS: usize = 160;
 /// A check of the budget and the call depth covers this many steps, and
 /// calls nested this deep, on the path after it.
 const PREPAID_STEPS: u32 = 64;
 const PREPAID_FRAMES: usize = 8;
-const UNROLL_OPS: usize = 160;
 
 /// Compiles the definition whose instructions `ops` start at `start`
 /// (`definitions` gives those of its callees, to inline short ones);
@@ -2666,13 +2666,14 @@ impl<'a> Translator<'a> {
         let merge = self.b.create_block();
         // A direction token read from a table (`I compass EXECUTE`): when
         // it is still the one the table held, a step in a known direction.
-        if let Some(xt) = self.guessed_var(self.v.tos).filter(|&xt| self.target_of(xt).is_some_and(|t| t < 0)) {
+        let guess = self.guessed_var(self.v.tos).and_then(|xt| Some((xt, self.target_of(xt)?)));
+        if let Some((xt, target)) = guess.filter(|&(_, target)| target < 0) {
             let x = self.var(self.v.tos);
             let hit = self.cmp_imm(IntCC::Equal, x, xt as i64);
             let (step, other) = (self.b.create_block(), self.b.create_block());
             self.branch_to(hit, step, other);
             self.b.switch_to_block(step);
-            let dir = self.konst(-1 - self.target_of(xt).unwrap_or(-1));
+            let dir = self.konst(-1 - target);
             let moved = self.walk(dir);
             let moved = self.flag(moved);
             self.set(self.v.tos, moved);
