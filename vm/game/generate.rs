@@ -428,9 +428,8 @@ impl Recorded {
     pub fn from_code(code: i32) -> Option<(Recorded, bool)> {
         use Recorded::*;
         let then_add = code & Self::THEN_ADD != 0;
-        let what = [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove]
-            .into_iter()
-            .find(|r| r.code() == code & !Self::THEN_ADD)?;
+        const ALL: [Recorded; 9] = [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove];
+        let what = *ALL.get(usize::try_from(code & !Self::THEN_ADD).ok()?)?;
         (!(then_add && what == AddMove)).then_some((what, then_add))
     }
 }
@@ -441,7 +440,10 @@ impl Vm {
     /// takes them), or the move added. `false`, having done nothing,
     /// when no generation is running or a position is off the board: the
     /// word itself then does what there is to do.
-    pub fn record_fast(&mut self, what: Recorded, a: i32, b: i32) -> bool {
+    /// With `then_add`, the move is added after the edit, as `add-move`
+    /// right after the word would (a move of this one edit goes into the
+    /// list directly).
+    pub fn record_fast(&mut self, what: Recorded, a: i32, b: i32, then_add: bool) -> bool {
         let g = &mut self.game.gen;
         if !g.active {
             return false;
@@ -464,7 +466,17 @@ impl Vm {
         if !(self.game.board.valid(p) && self.game.board.valid(q)) {
             return false;
         }
-        self.game.gen.record(action);
+        let g = &mut self.game.gen;
+        if then_add && g.actions.is_empty() {
+            self.game.store.add_one(action, g.move_type, g.partial);
+            g.pending = false;
+            g.partial = NOT_PARTIAL;
+            return true;
+        }
+        g.record(action);
+        if then_add {
+            commit_move(&mut self.game, false);
+        }
         true
     }
 

@@ -106,6 +106,13 @@ impl MoveStore {
         self.moves.push(MoveRec { actions: start, len: actions.len() as u32, move_type, partial, pass });
     }
 
+    /// `add` of a move of one action.
+    pub fn add_one(&mut self, action: Action, move_type: i32, partial: i32) {
+        let start = self.actions.len() as u32;
+        self.actions.push(action);
+        self.moves.push(MoveRec { actions: start, len: 1, move_type, partial, pass: false });
+    }
+
     pub fn actions_of(&self, m: usize) -> &[Action] {
         let r = self.moves[m];
         &self.actions[r.actions as usize..(r.actions + r.len) as usize]

@@ -117,12 +117,7 @@ pub unsafe extern "C" fn record(ctx: *mut JitCtx, what: i32, _: i32, a: i32, b: 
     let vm = unsafe { vm(ctx) };
     match Recorded::from_code(what) {
         // The edit recorded, generation is on: adding the move cannot fail.
-        Some((what, then_add)) if vm.record_fast(what, a, b) => {
-            if then_add {
-                vm.record_fast(Recorded::AddMove, 0, 0);
-            }
-            0
-        }
+        Some((what, then_add)) if vm.record_fast(what, a, b, then_add) => 0,
         _ => REFUSE,
     }
 }
