@@ -428,7 +428,9 @@ impl Recorded {
     pub fn from_code(code: i32) -> Option<(Recorded, bool)> {
         use Recorded::*;
         let then_add = code & Self::THEN_ADD != 0;
+        // In declaration order: a code is its index.
         const ALL: [Recorded; 9] = [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove];
+        debug_assert!(ALL.iter().enumerate().all(|(i, r)| r.code() == i as i32));
         let what = *ALL.get(usize::try_from(code & !Self::THEN_ADD).ok()?)?;
         (!(then_add && what == AddMove)).then_some((what, then_add))
     }
@@ -440,6 +442,7 @@ impl Vm {
     /// takes them), or the move added. `false`, having done nothing,
     /// when no generation is running or a position is off the board: the
     /// word itself then does what there is to do.
+    ///
     /// With `then_add`, the move is added after the edit, as `add-move`
     /// right after the word would (a move of this one edit goes into the
     /// list directly).
