@@ -233,6 +233,48 @@ fn game_outcome(jit: JitMode, strict: bool, words: &str) -> GameOutcome {
     (result, texts, vm.take_warnings())
 }
 
+/// A move word stepping in the direction a table holds, the table
+/// rewritten (`rewrite`) by every attempt: perft 4, the first moves, and
+/// how many definitions got native code.
+fn guessing_game(jit: JitMode, rewrite: &str) -> (Result<u64, String>, Vec<String>, u32) {
+    let src = format!(
+        "{{board 3 3 {{grid}} board}}
+        {{directions -1 0 {{direction}} n 1 0 {{direction}} s directions}}
+        {{players {{player}} A {{player}} B players}}
+        CREATE dir ' n ,
+        : put ( -- ) dir @ EXECUTE back {rewrite} IF drop add-move THEN ;
+        {{moves stone-drops {{move}} put moves}}
+        {{pieces {{piece}} Stone {{drops}} stone-drops pieces}}"
+    );
+    let config = Config { max_steps: Some(1_000_000), jit, ..Config::default() };
+    let mut vm = Vm::new(config).expect("creating a VM");
+    vm.capture_output();
+    vm.run_text("game", src.as_bytes()).expect("the game loads");
+    vm.new_game().expect("the game starts");
+    let perft = vm.perft(4).map_err(|e| e.to_string());
+    let mut texts = Vec::new();
+    if vm.generate_turn().is_ok() {
+        texts = vm.move_texts();
+    }
+    (perft, texts, vm.jit_counts().0)
+}
+
+/// Native code trusts a token guessed from a table (what follows the
+/// EXECUTE is translated for that direction, a miss hands the word to the
+/// interpreter). A table that keeps changing makes the guess miss again
+/// and again: the code is made again without trusting it, and the moves
+/// stay the interpreter's throughout.
+#[test]
+fn a_guessed_token_that_keeps_missing_is_no_longer_trusted() {
+    let flip = "dir @ ['] n = IF ['] s ELSE ['] n THEN dir !";
+    let (interpreted, native) = (guessing_game(JitMode::Off, flip), guessing_game(JitMode::All, flip));
+    assert_eq!((&interpreted.0, &interpreted.1), (&native.0, &native.1));
+    assert!(matches!(native.0, Ok(n) if n > 0), "{native:?}");
+    let steady = guessing_game(JitMode::All, "");
+    assert_eq!(guessing_game(JitMode::Off, "").0, steady.0);
+    assert!(native.2 > steady.2, "made again after the misses: {} definitions compiled, {} when the table stays", native.2, steady.2);
+}
+
 /// The game words native code calls directly (their arguments in
 /// registers) fail, warn and record as the interpreter's do: a failure
 /// hands the word back to the interpreter, which reports it.

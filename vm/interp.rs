@@ -929,6 +929,8 @@ impl Vm {
                 Op::GStep(dir) => walk!(dir),
                 Op::GHere => push!(self.game.gen.here),
                 Op::GFrom => push!(self.game.gen.from),
+                Op::GPlayer => push!(self.game.gen.player),
+                Op::GPieceType => push!(self.game.gen.piece & crate::game::PIECE_TYPE_MASK),
                 Op::GBack => self.game.gen.here = self.game.gen.from,
                 Op::GEmpty => {
                     let c = cell!(self.game.gen.here);

@@ -137,6 +137,10 @@ pub enum Op {
     GStep(u32),
     GHere,
     GFrom,
+    /// `current-player`, `current-piece-type`: fields of the generation
+    /// context, read as `here` is.
+    GPlayer,
+    GPieceType,
     GBack,
     GEmpty,
     GNotEmpty,
@@ -412,6 +416,8 @@ prims! {
     // Axiom (lower case, unlike the Forth words of the same spelling)
     "here" GHere "( -- pos )";
     "from" GFrom "( -- pos )";
+    "current-player" GPlayer "( -- player )";
+    "current-piece-type" GPieceType "( -- type )";
     "back" GBack "( -- )";
     "empty?" GEmpty "( -- ? )";
     "not-empty?" GNotEmpty "( -- ? )";
@@ -431,7 +437,7 @@ impl Op {
         match self {
             Lit(_) | Call(_) | Exit | Jump(_) | Deferred(_) | DoesSet(_) | CompileXt(_)
             | DotQuote(_) | Leave(_) | Unloop | I | J | K | RFrom | RFetch | Depth | Here
-            | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) | GStep(_) | GHere | GFrom | GBack | GEmpty
+            | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) | GStep(_) | GHere | GFrom | GPlayer | GPieceType | GBack | GEmpty
             | GNotEmpty | GFriend | GEnemy | GStepVerify(_) | GEmptyVerify | GNotEmptyVerify
             | GFriendVerify | GEnemyVerify | AddAt(..) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_) => 0,
             FetchOff(_) | CFetchOff(_) | JumpIfNonZero(_) | JumpUnlessLitEq(..) | JumpUnlessLitNe(..)

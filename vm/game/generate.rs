@@ -69,6 +69,8 @@ struct Plan {
 struct PlanKey {
     words: usize,
     code: u32,
+    /// `Jit::epoch`: native code thrown away since is not to be run.
+    jit_epoch: u32,
     pieces: usize,
     lists: usize,
     of_type: i32,
@@ -179,6 +181,7 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
     let key = PlanKey {
         words: vm.dict.words.len(),
         code: vm.code.next_addr(),
+        jit_epoch: vm.jit.epoch,
         pieces: g.pieces.len(),
         lists: g.move_lists.len(),
         of_type: g.gen.of_type,
@@ -629,9 +632,7 @@ pub fn register(vm: &mut Vm) {
             vm.push(flag(e))
         }),
         // ---- who and what ----
-        direct("current-player", "( -- player )", |vm, _, _| Ok(vm.game.gen.player)),
         direct("current-piece", "( -- piece )", |vm, _, _| Ok(vm.game.gen.piece)),
-        direct("current-piece-type", "( -- type )", |vm, _, _| Ok(vm.game.gen.piece & PIECE_TYPE_MASK)),
         direct("for-player", "( -- player )", |vm, _, _| Ok(vm.game.gen.for_player)),
         direct("of-type", "( -- type )", |vm, _, _| Ok(vm.game.gen.of_type)),
         direct("piece-value", "( piece -- value )", |vm, p, _| Ok(piece_value(&vm.game, p))),

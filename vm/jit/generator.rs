@@ -302,9 +302,9 @@ impl MoveWords {
         let ctx: *mut JitCtx = vm.jit.ctx;
         vm.jit_take(ctx);
         let result = if status == DEOPT {
-            vm.jit.deopts += 1;
             // SAFETY: the context is the VM's own.
             let ip = unsafe { (*ctx).ip };
+            vm.jit_deopted(ip);
             vm.dispatch(ip)
         } else {
             Err(vm.jit_error())

@@ -26,6 +26,7 @@ use crate::error::{ErrorKind, VmError};
 use crate::ops::Addr;
 use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
 use cranelift_jit::{JITBuilder, JITModule};
+use std::collections::{HashMap, HashSet};
 pub(crate) use generator::{Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
 
 /// When colon definitions get native code.
@@ -132,6 +133,9 @@ const COUNT_LIMIT: usize = 1 << 16;
 const NEVER: usize = COUNT_LIMIT - 1;
 /// Calls before `auto` compiles a definition without a loop.
 const AUTO_CALLS: usize = 16;
+/// Deoptimizations at one EXECUTE after which its guess is no longer
+/// trusted (a table of tokens that does change).
+const GUESS_MISSES: u32 = 64;
 /// Native calls nest only this deep (counted in call frames): the native
 /// stack of a tournament thread is small, and deeper recursion is left to
 /// the interpreter, whose frames live on the heap.
@@ -158,6 +162,14 @@ pub struct Jit {
     /// Entries from the interpreter, and how many ended in a deopt.
     pub entries: u64,
     pub deopts: u64,
+    /// The EXECUTEs translated trusting a guessed token (a miss
+    /// deoptimizes), and how many times each missed.
+    guess_misses: HashMap<Addr, u32>,
+    /// The EXECUTEs translated without trusting their guess.
+    unguessed: HashSet<Addr>,
+    /// How many times all native code was thrown away: what was built on
+    /// it (a generation's plan) is stale when this moved.
+    pub(crate) epoch: u32,
 }
 
 impl Jit {
@@ -192,7 +204,7 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0 }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0 }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -280,6 +292,9 @@ impl Vm {
             return Entered::Interpret;
         }
         let (status, ip) = self.jit_call(f);
+        if status == DEOPT {
+            self.jit_deopted(ip);
+        }
         match status {
             DONE => Entered::Returned(ip),
             DEOPT => Entered::Deopt(ip),
@@ -297,9 +312,6 @@ impl Vm {
         // context was just filled from it.
         let status = unsafe { self.jit_run(ctx, f) };
         self.jit_take(ctx);
-        if status == DEOPT {
-            self.jit.deopts += 1;
-        }
         // SAFETY: the context is ours (see `Jit::new`).
         (status, unsafe { (*ctx).ip })
     }
@@ -315,6 +327,24 @@ impl Vm {
             // Native code exists only once its module, and so the
             // trampoline, does: never reached.
             None => ERROR,
+        }
+    }
+
+    /// Native code handed the interpreter the instruction at `ip`. Code
+    /// after a guessed EXECUTE counts on the guess, a miss deoptimizing
+    /// there: when one EXECUTE misses often, all native code is thrown
+    /// away, to be made again (as calls come) without trusting it.
+    pub(crate) fn jit_deopted(&mut self, ip: Addr) {
+        self.jit.deopts += 1;
+        let Some(misses) = self.jit.guess_misses.get_mut(&ip) else { return };
+        *misses += 1;
+        if *misses >= GUESS_MISSES {
+            self.jit.guess_misses.remove(&ip);
+            self.jit.unguessed.insert(ip);
+            for slot in self.jit.slots.iter_mut().filter(|s| **s >= COUNT_LIMIT) {
+                *slot = 0;
+            }
+            self.jit.epoch += 1;
         }
     }
 
@@ -400,7 +430,11 @@ impl Vm {
         let hosts = &self.hosts;
         let host_effect = |id: u32| hosts.get(id as usize).filter(|h| !h.immediate && !h.compile_only).and_then(|h| crate::vm::effect_arity(h.effect));
         let ops = ops_of(entry)?;
-        let module = self.jit.module()?;
+        let unguessed_now = std::mem::take(&mut self.jit.unguessed);
+        let Some(module) = self.jit.module() else {
+            self.jit.unguessed = unguessed_now;
+            return None;
+        };
         let defers = |slot: u32| self.defers.get(slot as usize).copied().flatten().and_then(|xt| self.dict.words.get(xt as usize)).map(|w| w.entry);
         let directs = |id: u32| match hosts.get(id as usize).map(|h| h.run) {
             Some(crate::vm::HostRun::Direct { ins, outs, records, .. }) => Some(translate::Direct { ins: ins as u32, outs: outs as u32, records }),
@@ -410,8 +444,17 @@ impl Vm {
             let name = definition(dict, entry).map_or(String::new(), |w| w.display_name());
             eprintln!("---- compiling `{name}`");
         }
-        let words = translate::Words { directs: &directs, targets: dict.targets(), data: self.mem.contents() };
-        match translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words) {
+        let unguessed = |at: Addr| unguessed_now.contains(&at);
+        let trusted = std::cell::RefCell::new(Vec::new());
+        let words = translate::Words { directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted };
+        let compiled = translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words);
+        self.jit.unguessed = unguessed_now;
+        if compiled.is_some() {
+            for at in trusted.into_inner() {
+                self.jit.guess_misses.entry(at).or_insert(0);
+            }
+        }
+        match compiled {
             Some((f, fixed)) => {
                 self.jit.compiled += 1;
                 self.jit.fixed += fixed as u32;

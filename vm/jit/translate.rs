@@ -85,6 +85,10 @@ pub(super) struct Words<'a> {
     /// at a known address needs no bounds check, and what it holds now is
     /// a guess of what it will hold (a table of tokens).
     pub data: &'a [u8],
+    /// The EXECUTEs whose guessed token missed too often to be trusted.
+    pub unguessed: &'a dyn Fn(Addr) -> bool,
+    /// Where the EXECUTEs translated trusting a guess are noted.
+    pub trusted: &'a std::cell::RefCell<Vec<Addr>>,
 }
 
 pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool)> {
@@ -117,6 +121,8 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         t.directs = words.directs;
         t.targets = words.targets;
         t.data = words.data;
+        t.unguessed = words.unguessed;
+        t.trusted = Some(words.trusted);
         t.itself = Some(itself);
         t.body();
         fixed = t.fixed;
@@ -283,6 +289,8 @@ struct Translator<'a> {
     directs: Directs<'a>,
     targets: &'a [i32],
     data: &'a [u8],
+    unguessed: &'a dyn Fn(Addr) -> bool,
+    trusted: Option<&'a std::cell::RefCell<Vec<Addr>>>,
     /// What is known to be constant here (see `Known`).
     known: Known,
     shapes: Shapes<'a>,
@@ -548,6 +556,8 @@ impl<'a> Translator<'a> {
             directs: &|_| None,
             targets: &[],
             data: &[],
+            unguessed: &|_| true,
+            trusted: None,
             known: Known::default(),
             shapes,
             fixed: shape.is_some(),
@@ -931,7 +941,10 @@ impl<'a> Translator<'a> {
         self.store_frames();
         let at = self.konst(at as i32);
         self.b.ins().jump(self.deopt, &[BlockArg::Value(at)]);
+        self.b.seal_block(stub);
+        self.b.seal_block(store);
         self.b.switch_to_block(ok);
+        self.seal_one_way(ok);
         self.known_carries(mark);
     }
 
@@ -958,9 +971,19 @@ impl<'a> Translator<'a> {
             self.emit_flush();
             self.store_frames();
             self.b.ins().jump(exit, &[BlockArg::Value(at)]);
+            self.b.seal_block(stub);
         }
         self.b.switch_to_block(ok);
+        self.seal_one_way(ok);
         self.known_carries(mark);
+    }
+
+    /// Seals `block`, entered from one place only, as soon as that jump is
+    /// made: the variables read in it are then the values defined before
+    /// the jump, not block parameters resolved at the end, so what is
+    /// known of them (a flag's truth value, a constant) still holds.
+    fn seal_one_way(&mut self, block: Block) {
+        self.b.seal_block(block);
     }
 
     /// Stores the dirty cells (they stay dirty on this path).
@@ -1455,6 +1478,7 @@ impl<'a> Translator<'a> {
         let ok = self.b.create_block();
         self.b.ins().brif(s, self.propagate, &[BlockArg::Value(s)], ok, &[]);
         self.b.switch_to_block(ok);
+        self.seal_one_way(ok);
         self.forget();
     }
 
@@ -2008,10 +2032,12 @@ impl<'a> Translator<'a> {
                 self.flush();
                 self.b.ins().brif(nonzero, dup, &[], next, &[]);
                 self.b.switch_to_block(dup);
+                self.seal_one_way(dup);
                 self.push(x);
                 self.flush();
                 self.b.ins().jump(next, &[]);
                 self.b.switch_to_block(next);
+                self.b.seal_block(next);
                 self.forget();
             }
             Op::Depth => self.push_checked(at, |s| s.depth()),
@@ -2157,6 +2183,8 @@ impl<'a> Translator<'a> {
             Op::GStep(_)
             | Op::GHere
             | Op::GFrom
+            | Op::GPlayer
+            | Op::GPieceType
             | Op::GBack
             | Op::GEmpty
             | Op::GNotEmpty
@@ -2442,8 +2470,10 @@ impl<'a> Translator<'a> {
         self.b.append_block_param(join, I32);
         let shallow = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fp1, NATIVE_FRAMES as i64);
         self.b.ins().brif(shallow, fast, &[], slow, &[]);
+        self.b.seal_block(slow);
 
         self.b.switch_to_block(fast);
+        self.seal_one_way(fast);
         let itself = self.itself.expect("set by `compile`");
         let mut args = vec![self.ctx];
         args.extend(self.scalar_values());
@@ -2457,6 +2487,7 @@ impl<'a> Translator<'a> {
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(join);
+        self.b.seal_block(join);
         let s = self.b.block_params(join)[0];
         self.check_status(s);
     }
@@ -2632,6 +2663,7 @@ impl<'a> Translator<'a> {
         self.b.ins().brif(ok, lookup, &[], slow, &[]);
 
         self.b.switch_to_block(lookup);
+        self.seal_one_way(lookup);
         let table = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, table) as i32);
         let off = self.b.ins().imul_imm_s(index, self.ptr.bytes() as i64);
         let p = self.b.ins().iadd(table, off);
@@ -2640,6 +2672,8 @@ impl<'a> Translator<'a> {
         self.b.ins().brif(compiled, fast, &[], slow, &[]);
 
         self.b.switch_to_block(fast);
+        self.seal_one_way(fast);
+        self.b.seal_block(slow);
         let mut args = vec![self.ctx];
         args.extend(self.scalar_values());
         let call = self.b.ins().call_indirect(self.native_sig, f, &args);
@@ -2651,6 +2685,7 @@ impl<'a> Translator<'a> {
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(join);
+        self.b.seal_block(join);
         let s = self.b.block_params(join)[0];
         self.check_status(s);
     }
@@ -2670,9 +2705,25 @@ impl<'a> Translator<'a> {
         if let Some((xt, target)) = guess.filter(|&(_, target)| target < 0) {
             let x = self.var(self.v.tos);
             let hit = self.cmp_imm(IntCC::Equal, x, xt as i64);
+            // Trusted, the guess leaves one path on: what is known of the
+            // step (its truth value, `here`) carries on past it, and a
+            // miss is the interpreter's. One that misses often is
+            // translated again with the other tokens' path beside it.
+            if let Some(trusted) = self.trusted.filter(|_| !(self.unguessed)(at)) {
+                trusted.borrow_mut().push(at);
+                let miss = self.invert(hit);
+                self.guard(miss, at);
+                let dir = self.konst(-1 - target);
+                let moved = self.walk(dir);
+                let moved = self.flag(moved);
+                self.set(self.v.tos, moved);
+                return;
+            }
             let (step, other) = (self.b.create_block(), self.b.create_block());
             self.branch_to(hit, step, other);
             self.b.switch_to_block(step);
+            self.seal_one_way(step);
+            self.b.seal_block(other);
             let dir = self.konst(-1 - target);
             let moved = self.walk(dir);
             let moved = self.flag(moved);
@@ -2709,6 +2760,8 @@ impl<'a> Translator<'a> {
         self.branch_to(is_step, step, word);
 
         self.b.switch_to_block(step);
+        self.seal_one_way(step);
+        self.b.seal_block(word);
         let dir = self.b.ins().iadd_imm_s(r, 1);
         let dir = self.b.ins().ineg(dir);
         let moved = self.walk(dir);
@@ -2786,6 +2839,7 @@ impl<'a> Translator<'a> {
         let (kept, dropped) = if jumps_when_zero { (after, target) } else { (target, after) };
         self.branch_to(nonzero, kept, zero);
         self.b.switch_to_block(zero);
+        self.seal_one_way(zero);
         self.drop_n(1);
         self.goto(dropped);
         self.closed = true;

@@ -5,7 +5,7 @@
 
 use super::{ctx_field, ctx_fixed, in_region, Region, Translator};
 use crate::game::generate::Context;
-use crate::game::{Game, PLAYER_MASK, PLAYER_NUMBER_MASK};
+use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK, PLAYER_NUMBER_MASK};
 use crate::jit::JitCtx;
 use crate::ops::{Addr, Op};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -18,6 +18,7 @@ pub(super) enum GenField {
     Here,
     From,
     Player,
+    Piece,
 }
 
 /// Where a field of the generation context sits in `Game`.
@@ -28,6 +29,7 @@ pub(super) fn gen_offset(f: GenField) -> usize {
             GenField::Here => offset_of!(Context, here),
             GenField::From => offset_of!(Context, from),
             GenField::Player => offset_of!(Context, player),
+            GenField::Piece => offset_of!(Context, piece),
         }
 }
 
@@ -45,6 +47,11 @@ impl Translator<'_> {
             }
             Op::GHere => self.push_checked(at, |s| s.gen_field(GenField::Here)),
             Op::GFrom => self.push_checked(at, |s| s.gen_field(GenField::From)),
+            Op::GPlayer => self.push_checked(at, |s| s.gen_field(GenField::Player)),
+            Op::GPieceType => self.push_checked(at, |s| {
+                let piece = s.gen_field(GenField::Piece);
+                s.b.ins().band_imm_s(piece, PIECE_TYPE_MASK as i64)
+            }),
             Op::GBack => {
                 let from = self.gen_field(GenField::From);
                 let g = self.game_ptr();
@@ -167,6 +174,8 @@ impl Translator<'_> {
         self.b.ins().brif(same, hit, &[], miss, &[]);
 
         self.b.switch_to_block(hit);
+        self.b.seal_block(hit);
+        self.b.seal_block(miss);
         let block = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, walk_block) as i32);
         self.b.ins().jump(join, &[BlockArg::Value(block)]);
 
@@ -186,6 +195,7 @@ impl Translator<'_> {
         self.b.ins().jump(join, &[BlockArg::Value(block)]);
 
         self.b.switch_to_block(join);
+        self.b.seal_block(join);
         self.b.block_params(join)[0]
     }
 
@@ -215,12 +225,14 @@ impl Translator<'_> {
         let none = self.konst(-1);
         self.b.ins().brif(ok, read, &[], join, &[BlockArg::Value(none)]);
         self.b.switch_to_block(read);
+        self.b.seal_block(read);
         let table = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, walk) as i32);
         let off = self.b.ins().ishl_imm_s(i, 2);
         let p = self.b.ins().iadd(table, off);
         let to = self.b.ins().load(I32, in_region(Region::Tables), p, 0);
         self.b.ins().jump(join, &[BlockArg::Value(to)]);
         self.b.switch_to_block(join);
+        self.b.seal_block(join);
         let to = self.b.block_params(join)[0];
         let moved = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, to, 0);
         let next = self.b.ins().select(moved, to, here);
