@@ -361,11 +361,41 @@ impl Vm {
         let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) else {
             return self.execute(xt);
         };
-        if self.jit.mode == JitMode::Auto {
+        if self.jit.mode != JitMode::Off {
             self.jit_cover_code();
-            let _ = self.jit_native(entry, true);
+            if let Some(f) = self.jit_native(entry, self.jit.mode == JitMode::Auto) {
+                if let Some(result) = self.run_native(f) {
+                    return result;
+                }
+            }
         }
         self.run(entry)
+    }
+
+    /// `run` of a word that has native code `f`, entered at once: the
+    /// host frame `run` pushes, pushed here, without the interpreter's
+    /// way in. `None` (nothing done) near a limit `run` reports.
+    fn run_native(&mut self, f: NativeFn) -> Option<crate::error::VmResult<()>> {
+        let (base, rdepth) = (self.fp, self.rdepth);
+        if base >= self.config.return_depth || base + 1 >= NATIVE_FRAMES || self.run_nesting >= crate::interp::MAX_RUN_NESTING {
+            return None;
+        }
+        self.run_nesting += 1;
+        self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
+        self.fp = base + 1;
+        let (status, ip) = self.jit_call(f);
+        let result = match status {
+            DONE => Ok(()),
+            DEOPT => {
+                self.jit_deopted(ip);
+                self.dispatch(ip)
+            }
+            VERIFY => Err(ErrorKind::Verify.into()),
+            _ => Err(self.jit_error()),
+        };
+        let result = self.end_frame(result, base, rdepth);
+        self.run_nesting -= 1;
+        Some(result)
     }
 
     /// The native code of the definition at `entry`, compiling it when due
