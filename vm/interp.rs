@@ -57,17 +57,24 @@ impl Vm {
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
         let result = if self.jit.slots.get(entry as usize).is_some_and(|&s| crate::jit::worth_entering(s)) {
-            match self.jit_enter(entry) {
-                crate::jit::Entered::Interpret => self.dispatch(entry),
-                // The frame it returned through is the one above.
-                crate::jit::Entered::Returned(_) => Ok(()),
-                crate::jit::Entered::Deopt(at) => self.dispatch(at),
-                crate::jit::Entered::Failed(e) => Err(e),
-            }
+            let entered = self.jit_enter(entry);
+            self.after_native(entered, entry)
         } else {
             self.dispatch(entry)
         };
         self.end_frame(result, base, rdepth)
+    }
+
+    /// The word at `entry` was offered to native code, which `entered`
+    /// says what became of: the interpreter runs what is left of it.
+    pub(crate) fn after_native(&mut self, entered: crate::jit::Entered, entry: Addr) -> VmResult<()> {
+        match entered {
+            crate::jit::Entered::Interpret => self.dispatch(entry),
+            // The frame it returned through is the one above.
+            crate::jit::Entered::Returned(_) => Ok(()),
+            crate::jit::Entered::Deopt(at) => self.dispatch(at),
+            crate::jit::Entered::Failed(e) => Err(e),
+        }
     }
 
     /// Finishes a run whose host frame is at `base`: resumes after

@@ -291,6 +291,11 @@ impl Vm {
         if self.fp >= NATIVE_FRAMES {
             return Entered::Interpret;
         }
+        self.jit_enter_native(f)
+    }
+
+    /// Runs native code `f` (its call frame pushed): how it ended.
+    fn jit_enter_native(&mut self, f: NativeFn) -> Entered {
         let (status, ip) = self.jit_call(f);
         if status == DEOPT {
             self.jit_deopted(ip);
@@ -364,7 +369,7 @@ impl Vm {
         if self.jit.mode != JitMode::Off {
             self.jit_cover_code();
             if let Some(f) = self.jit_native(entry, self.jit.mode == JitMode::Auto) {
-                if let Some(result) = self.run_native(f) {
+                if let Some(result) = self.run_native(entry, f) {
                     return result;
                 }
             }
@@ -372,10 +377,11 @@ impl Vm {
         self.run(entry)
     }
 
-    /// `run` of a word that has native code `f`, entered at once: the
-    /// host frame `run` pushes, pushed here, without the interpreter's
-    /// way in. `None` (nothing done) near a limit `run` reports.
-    fn run_native(&mut self, f: NativeFn) -> Option<crate::error::VmResult<()>> {
+    /// `run` of the word at `entry`, which has native code `f`, entered
+    /// at once: the host frame `run` pushes, pushed here, without the
+    /// interpreter's way in. `None` (nothing done) near a limit `run`
+    /// reports.
+    fn run_native(&mut self, entry: Addr, f: NativeFn) -> Option<crate::error::VmResult<()>> {
         let (base, rdepth) = (self.fp, self.rdepth);
         if base >= self.config.return_depth || base + 1 >= NATIVE_FRAMES || self.run_nesting >= crate::interp::MAX_RUN_NESTING {
             return None;
@@ -383,16 +389,8 @@ impl Vm {
         self.run_nesting += 1;
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let (status, ip) = self.jit_call(f);
-        let result = match status {
-            DONE => Ok(()),
-            DEOPT => {
-                self.jit_deopted(ip);
-                self.dispatch(ip)
-            }
-            VERIFY => Err(ErrorKind::Verify.into()),
-            _ => Err(self.jit_error()),
-        };
+        let entered = self.jit_enter_native(f);
+        let result = self.after_native(entered, entry);
         let result = self.end_frame(result, base, rdepth);
         self.run_nesting -= 1;
         Some(result)
