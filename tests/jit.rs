@@ -182,6 +182,23 @@ fn loops_of_known_bounds_run_as_the_interpreter_runs_them() {
 }
 
 #[test]
+fn one_budget_check_covering_branches_and_unrolled_copies_runs_out_where_the_interpreters_does() {
+    // `INC` is translated in place, nine times in each of eight copies of
+    // `U`'s loop: 80 steps, more than one check covers, through a join of
+    // branches at every call. With every budget from 1 up, the budget runs
+    // out at each step in turn (a check that claimed more than it checked
+    // would let native code run past the budget).
+    let text = ": INC ( n -- n ) DUP 0= IF 1+ THEN ;\n: U ( n -- n ) 8 0 DO INC INC INC INC INC INC INC INC INC LOOP ;\n: W 0 2 0 DO U 1+ LOOP ;\nW";
+    for budget in 1..200 {
+        let (interpreted, native, (compiled, _)) = both(budget, text);
+        assert!(compiled >= 1, "nothing compiled with budget {budget}");
+        assert_eq!(interpreted, native, "budget {budget}");
+    }
+    let (interpreted, _, _) = both(100_000, text);
+    assert_eq!(interpreted.result, Ok(()));
+}
+
+#[test]
 fn recursion_deeper_than_native_frames_falls_back_to_the_interpreter() {
     // Deeper than `NATIVE_FRAMES` (768) and than the return stack allows.
     let config = |jit| Config { return_depth: 4000, max_steps: Some(10_000_000), jit, ..Config::default() };

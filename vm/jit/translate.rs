@@ -354,6 +354,10 @@ struct Translator<'a> {
     /// copy being translated.
     unrolled: Option<(usize, i32)>,
     prepaid: Prepaid,
+    /// By block not started yet, what a check made before still covers on
+    /// every edge translated into it so far (`None`: some edge has no
+    /// cover): a block only forward jumps reach starts with the least.
+    prepaid_in: std::collections::HashMap<Block, Option<(u32, usize)>>,
     /// Where the last EXIT of a callee translated in place left.
     inline_exit: Option<KnownMark>,
     /// What this straight-line stretch has proved: at least `known_d`
@@ -579,7 +583,7 @@ impl<'a> Translator<'a> {
             pending_frames: Vec::new(),
             inline_budget: INLINE_BUDGET,
             itself: None,
-            ctx, max_d, max_r, v, leaders, deopt, verify_failed, verify_ends, propagate, closed: false, skip_next: false, unrolled: None, prepaid: Prepaid::default(), inline_exit: None, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
+            ctx, max_d, max_r, v, leaders, deopt, verify_failed, verify_ends, propagate, closed: false, skip_next: false, unrolled: None, prepaid: Prepaid::default(), prepaid_in: Default::default(), inline_exit: None, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
         let params = t.b.block_params(entry)[1..].to_vec();
         for ((var, _, _), x) in t.scalars().into_iter().zip(params) {
@@ -984,6 +988,7 @@ impl<'a> Translator<'a> {
     /// known of them (a flag's truth value, a constant) still holds.
     fn seal_one_way(&mut self, block: Block) {
         self.b.seal_block(block);
+        self.inherit_prepaid(block);
     }
 
     /// Stores the dirty cells (they stay dirty on this path).
@@ -1076,8 +1081,32 @@ impl<'a> Translator<'a> {
 
     /// Ends the block with a jump to `target`.
     fn goto(&mut self, target: Block) {
+        self.note_edge(target);
         self.conform(target);
         self.b.ins().jump(target, &[]);
+    }
+
+    /// An edge from the current block into `target`: what the budget check
+    /// covering this point still covers reaches `target` (see `prepaid_in`).
+    fn note_edge(&mut self, target: Block) {
+        let p = &self.prepaid;
+        let here = (p.block.is_some() && p.block == self.b.current_block()).then_some((p.steps, p.frames_base));
+        let cover = match self.prepaid_in.get(&target) {
+            None => here,
+            Some(&before) => match (before, here) {
+                (Some((a, f)), Some((b, g))) if f == g => Some((a.min(b), f)),
+                _ => None,
+            },
+        };
+        self.prepaid_in.insert(target, cover);
+    }
+
+    /// Starts `block` covered as every edge into it was, when all of them
+    /// are translated already (no jump back reaches it).
+    fn inherit_prepaid(&mut self, block: Block) {
+        if let Some(Some((steps, frames_base))) = self.prepaid_in.remove(&block) {
+            self.prepaid = Prepaid { block: Some(block), steps, frames_base };
+        }
     }
 
     /// Makes the held cells what `target` expects on entry (the first
@@ -1111,6 +1140,8 @@ impl<'a> Translator<'a> {
 
     /// `brif cond yes no`, conforming on each edge.
     fn branch_to(&mut self, cond: Value, yes: Block, no: Block) {
+        self.note_edge(yes);
+        self.note_edge(no);
         if !self.fixed {
             self.flush();
             self.b.ins().brif(cond, yes, &[], no, &[]);
@@ -1126,8 +1157,10 @@ impl<'a> Translator<'a> {
         self.b.ins().brif(cond, y, &[], n, &[]);
         for (t, e) in edges {
             if let Some(e) = e {
+                // The edge is noted already, from the branch.
                 self.b.switch_to_block(e);
-                self.goto(t);
+                self.conform(t);
+                self.b.ins().jump(t, &[]);
             }
         }
     }
@@ -1135,6 +1168,10 @@ impl<'a> Translator<'a> {
     /// Starts translating `block`, which begins at instruction `i`.
     fn start_block(&mut self, block: Block, i: usize) {
         self.b.switch_to_block(block);
+        let at = self.start + i as u32;
+        if !self.ops[i..].iter().any(|op| op.target() == Some(at)) {
+            self.inherit_prepaid(block);
+        }
         if self.fixed {
             if let Some((d, r)) = self.shape_at(i) {
                 self.dk = self.dbase + d;
@@ -1744,6 +1781,11 @@ impl<'a> Translator<'a> {
     /// takes the step of the jump back, so a deoptimization anywhere finds
     /// the very state of the loop.
     fn unroll(&mut self, i: usize, j: usize, first: i32, count: i32) {
+        // One budget check before the copies covers the calls and steps
+        // of all of them, so that their branches join covered.
+        if self.prepaid.block != self.b.current_block() || self.prepaid.steps < PREPAID_STEPS / 2 {
+            self.prepay(self.start + i as u32);
+        }
         self.op(Op::Do, self.start + i as u32);
         let leaders = self.leaders.clone();
         let at_loop = self.start + j as u32;
@@ -2437,6 +2479,11 @@ impl<'a> Translator<'a> {
         if let Some(kept) = kept {
             self.hold_again(kept);
         }
+        // The callee took steps of its own: a check here, on the path
+        // that called, keeps the code after the paths join covered.
+        if self.fixed {
+            self.prepay(at + 1);
+        }
     }
 
     /// The cells held now that a callee with effect `e` cannot touch:
@@ -2552,6 +2599,7 @@ impl<'a> Translator<'a> {
         (self.start, self.ops, self.leaders, self.inlined, self.shape, self.dbase, self.rbase) = outer;
         self.closed = false;
         self.b.switch_to_block(after);
+        self.inherit_prepaid(after);
         if let Some(mark) = self.inline_exit.take().filter(|_| one_exit) {
             self.known_carries(mark);
         }
@@ -2570,9 +2618,15 @@ impl<'a> Translator<'a> {
     /// (the interpreter then takes the rest of the budget exactly), and
     /// the calls after it on the same path need none.
     fn call_checks(&mut self, at: Addr) {
-        if self.prepaid_call() {
-            return;
+        if !self.prepaid_call() {
+            self.prepay(at);
+            self.prepaid.steps -= 1;
         }
+    }
+
+    /// The check of `call_checks`, made at `at` for the calls and steps
+    /// that follow, before anything changes there.
+    fn prepay(&mut self, at: Addr) {
         let steps = self.var(self.v.steps);
         let short = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, steps, PREPAID_STEPS as i64);
         let fp = self.var(self.v.fp);
@@ -2580,7 +2634,7 @@ impl<'a> Translator<'a> {
         let deep = self.b.ins().icmp(IntCC::UnsignedGreaterThan, fp_after, self.max_r);
         let bad = self.b.ins().bor(short, deep);
         self.guard(bad, at);
-        self.prepaid = Prepaid { block: self.b.current_block(), steps: PREPAID_STEPS - 1, frames_base: self.pending_frames.len() };
+        self.prepaid = Prepaid { block: self.b.current_block(), steps: PREPAID_STEPS, frames_base: self.pending_frames.len() };
     }
 
     /// Whether a check made on this path covers one more call (a step,
