@@ -339,6 +339,73 @@ fn move_words_start_clean_after_unfinished_moves() {
     }
 }
 
+/// A draughts-like game on 4x4 whose move words test squares a step or
+/// two away, after calls (five steps) and a verify of their own: the generator's loop
+/// checks such tests (the word's guard) before entering the word. Perft 4,
+/// the first moves, and how many attempts entered native code.
+fn guarded_game(jit: JitMode, max_steps: u64, friends: bool) -> (Result<u64, String>, Vec<String>, u64) {
+    // Friends by script: nobody is a friend, every piece an enemy.
+    let friends = if friends { ": OnFriends? ( p1 p2 -- ? ) 2DROP FALSE ;" } else { "" };
+    let src = format!(
+        "{{board 4 4 {{grid}} {{variable}} chain board}}
+        {{players {{player}} A {{player}} B players}}
+        {{directions -1 -1 {{direction}} nw -1 1 {{direction}} ne 1 -1 {{direction}} sw 1 1 {{direction}} se
+            -1 0 {{direction}} n 1 0 {{direction}} s directions}}
+        {{symmetries B {{symmetry}} nw sw {{symmetry}} ne se {{symmetry}} n s symmetries}}
+        {friends}
+        : chain-ok? ( -- ? ) chain @ DUP 0< SWAP from = OR ;
+        : ok1 ( -- ? ) ['] chain-ok? EXECUTE ; : ok2 ( -- ? ) ['] ok1 EXECUTE ; : ok3 ( -- ? ) ['] ok2 EXECUTE ;
+        : jump ( xt -- ) ok3 verify DUP EXECUTE verify enemy? verify here SWAP EXECUTE verify empty? verify
+            from here move capture-at add-move ;
+        : shift ( xt -- ) EXECUTE verify empty? verify from here move add-move ;
+        : swap-friend ( -- ) ['] n EXECUTE verify friend? verify not-empty? verify from here move add-move ;
+        : push ( -- ) n verify not-empty? verify n verify empty? verify from here move add-move ;
+        : jump-nw ['] nw jump ; : jump-ne ['] ne jump ; : shift-nw ['] nw shift ; : shift-ne ['] ne shift ;
+        {{move-priorities {{move-priority}} jumping {{move-priority}} other move-priorities}}
+        {{moves man-moves {{move}} jump-nw {{move-type}} jumping {{move}} jump-ne {{move-type}} jumping
+            {{move}} shift-nw {{move-type}} other {{move}} shift-ne {{move-type}} other
+            {{move}} swap-friend {{move-type}} other {{move}} push {{move-type}} other moves}}
+        {{pieces {{piece}} Man {{moves}} man-moves pieces}}
+        {{board-setup {{setup}} A Man a1 b1 c1 d1 a2 c2 {{setup}} B Man b4 c4 d4 b3 d3 board-setup}}
+        : OnNewGame ( -- ) -1 chain ! ;"
+    );
+    let config = Config { seed: Some(7), max_steps: Some(max_steps), jit, ..Config::default() };
+    let mut vm = Vm::new(config).expect("creating a VM");
+    vm.capture_output();
+    vm.run_text("game", src.as_bytes()).expect("the game loads");
+    vm.new_game().expect("the game starts");
+    let perft = vm.perft(4).map_err(|e| e.to_string());
+    vm.reset_after_error();
+    vm.refill_steps();
+    let mut texts = Vec::new();
+    if vm.new_game().is_ok() && vm.generate_turn().is_ok() {
+        texts = vm.move_texts();
+    }
+    (perft, texts, vm.jit_entries())
+}
+
+/// Attempts that would fail their move word's guard are not entered, and
+/// nothing else changes: the same perft, moves and errors as the
+/// interpreter's, under budgets that run out in the words (where only the
+/// tests made before any step may be skipped), and with friends decided by
+/// script (whose `friend?` and `enemy?` are never skipped).
+#[test]
+fn attempts_that_fail_their_guard_are_passed_with_the_same_moves() {
+    let full = guarded_game(JitMode::All, 1_000_000, false);
+    assert!(matches!(full.0, Ok(n) if n > 100), "{full:?}");
+    for friends in [false, true] {
+        for max_steps in [1, 2, 3, 5, 8, 13, 40, 127, 128, 1_000_000] {
+            let interpreted = guarded_game(JitMode::Off, max_steps, friends);
+            let native = guarded_game(JitMode::All, max_steps, friends);
+            assert_eq!((&interpreted.0, &interpreted.1), (&native.0, &native.1), "steps {max_steps}, friends by script: {friends}");
+        }
+    }
+    // With friends by script every `enemy?` runs it: the jumps are
+    // entered at every man that can step, where without it most are passed.
+    let scripted = guarded_game(JitMode::All, 1_000_000, true);
+    assert!(full.2 * 2 < scripted.2, "attempts entered: {} with guards, {} with friends by script", full.2, scripted.2);
+}
+
 /// The game words random move words are made of: direct ones, script
 /// runners (a nested generation), queries and names of the game below.
 const MOVE_WORDS: &[&str] = &[
@@ -362,10 +429,26 @@ fn random_move_word() -> impl Strategy<Value = String> {
         6 => proptest::sample::select(MOVE_WORDS).prop_map(str::to_string),
         2 => (-3i32..12).prop_map(|n| n.to_string()),
     ];
-    // Some begin by verifying their square (which the generator may check
-    // before entering them); most end by adding what they built, so most
-    // runs have moves to play.
-    let start = proptest::sample::select(&["", "", "empty? verify ", "not-empty? verify "][..]);
+    // Some begin by verifying their square, or squares a step or two away
+    // after a call or a verify of their own (a guard, which the generator
+    // may check before entering them); most end by adding what they
+    // built, so most runs have moves to play.
+    let start = proptest::sample::select(
+        &[
+            "",
+            "",
+            "empty? verify ",
+            "not-empty? verify ",
+            "n verify empty? verify ",
+            "e verify enemy? verify e verify empty? verify ",
+            "['] s EXECUTE verify friend? verify ",
+            "zzok verify w verify not-empty? verify ",
+            "zzok verify ['] n zzjump ",
+            "1 verify s verify enemy? verify friend? verify ",
+            "empty? verify n verify n verify ",
+            "here from = verify e verify not-empty? enemy? AND verify ",
+        ][..],
+    );
     (start, proptest::collection::vec(word, 0..16), any::<bool>())
         .prop_map(|(start, w, add)| format!("{start}{}{}", w.join(" "), if add { " add-move" } else { "" }))
 }
@@ -376,8 +459,10 @@ type GameOutcome = (Result<u64, String>, Vec<String>, Vec<String>);
 
 /// A random move word's game under one engine (an error when it does not
 /// load).
-fn random_game_outcome(jit: JitMode, (body, body2): (&str, &str), drops: bool) -> Result<GameOutcome, String> {
+fn random_game_outcome(jit: JitMode, (body, body2): (&str, &str), drops: bool, max_steps: u64, friends: bool) -> Result<GameOutcome, String> {
     let lists = if drops { "{drops} zzlist" } else { "{moves} zzlist" };
+    // Friends by script: `friend?` and `enemy?` run it.
+    let friends = if friends { ": OnFriends? ( p1 p2 -- ? ) 2DROP FALSE ;" } else { "" };
     let src = format!(
         "{{board 3 3 {{grid}} board}}
         {{directions -1 0 {{direction}} n 1 0 {{direction}} s 0 1 {{direction}} e 0 -1 {{direction}} w directions}}
@@ -385,13 +470,16 @@ fn random_game_outcome(jit: JitMode, (body, body2): (&str, &str), drops: bool) -
         : zzstep ( -- ? ) w DUP IF here a1 = AND THEN ;
         CREATE zzdirs ' n , ' e , ' s , ' w ,
         : zzdir ( i -- xt ) CELLS zzdirs + @ ;
+        : zzok ( -- ? ) zzdirs @ DUP 0< SWAP from = OR 0= ;
+        : zzjump ( xt -- ) DUP EXECUTE verify enemy? verify EXECUTE verify empty? verify ;
+        {friends}
         : zzmove {body} ;
         : zzmove2 {body2} ;
         {{moves zzlist {{move}} zzmove {{move}} zzmove2 moves}}
         {{pieces {{piece}} Man {lists} pieces}}
         {{board-setup {{setup}} A Man a1 {{setup}} B Man c3 board-setup}}"
     );
-    let config = Config { seed: Some(5), max_steps: Some(100_000), jit, ..Config::default() };
+    let config = Config { seed: Some(5), max_steps: Some(max_steps), jit, ..Config::default() };
     let mut vm = Vm::new(config).expect("creating a VM");
     vm.capture_output();
     vm.run_text("game", src.as_bytes()).map_err(|e| e.to_string())?;
@@ -413,11 +501,18 @@ proptest! {
     /// Random move words (direct game words, nested generations, board
     /// clones), two to a piece, generate the same moves, perft, warnings
     /// and errors with the generator entering native code as with the
-    /// interpreter.
+    /// interpreter; under a step budget that may run out in the words or
+    /// their guards, and with friends decided by script or not.
     #[test]
-    fn random_move_words_generate_the_same_both_ways(body in random_move_word(), body2 in random_move_word(), drops in any::<bool>()) {
-        let interpreted = random_game_outcome(JitMode::Off, (&body, &body2), drops);
-        let native = random_game_outcome(JitMode::All, (&body, &body2), drops);
-        prop_assert_eq!(interpreted, native, "\n  move words: {} / {}", body, body2);
+    fn random_move_words_generate_the_same_both_ways(
+        body in random_move_word(),
+        body2 in random_move_word(),
+        drops in any::<bool>(),
+        max_steps in prop_oneof![3 => Just(100_000u64), 1 => 1u64..300],
+        friends in prop::bool::weighted(0.2),
+    ) {
+        let interpreted = random_game_outcome(JitMode::Off, (&body, &body2), drops, max_steps, friends);
+        let native = random_game_outcome(JitMode::All, (&body, &body2), drops, max_steps, friends);
+        prop_assert_eq!(interpreted, native, "\n  move words: {} / {}\n  steps: {}, friends by script: {}", body, body2, max_steps, friends);
     }
 }

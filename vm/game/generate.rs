@@ -61,6 +61,8 @@ struct Plan {
     /// What the plan was made from; `None` while some word may still get
     /// native code (its calls must be counted, so the plan is made anew).
     key: Option<PlanKey>,
+    /// Some word's guard needs `MoveWords::prepare_guards`.
+    guards: bool,
 }
 
 /// What a plan depends on: the pieces and move lists declared, the code
@@ -218,7 +220,7 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
             let start = plan.words.len() as u32;
             for &list in lists.iter() {
                 let entries = g.move_lists[list].entries.iter().filter(|&&(_, t)| key.of_type == 0 || t == key.of_type);
-                plan.words.extend(entries.map(|&(xt, move_type)| MoveWordCode { native: 0, xt, move_type, requires: 0 }));
+                plan.words.extend(entries.map(|&(xt, move_type)| MoveWordCode { native: 0, xt, move_type, guard: Default::default() }));
             }
             let span = [start, plan.words.len() as u32];
             if drops { &mut plan.drops } else { &mut plan.moves }.push(span);
@@ -229,7 +231,8 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
         if let Some(entry) = vm.dict.words.get(w.xt as usize).map(|w| w.entry) {
             w.native = vm.jit_move_word(entry);
             if w.native != 0 {
-                w.requires = vm.move_word_requires(entry);
+                w.guard = vm.move_word_guard(entry);
+                plan.guards |= w.guard.needs_setup();
             }
             settled &= vm.jit_settled(entry, w.native);
         }
@@ -252,6 +255,7 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
     plan.moves.clear();
     plan.drops.clear();
     plan.key = None;
+    plan.guards = false;
     g.spare_plans.push(plan);
 }
 
@@ -264,6 +268,9 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
     // type has a move word (a game of drops).
     if plan.moves.iter().any(|[start, end]| start < end) {
         let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions);
+        if plan.guards {
+            batch.prepare_guards(vm, &mut d);
+        }
         sweep(vm, batch, plan, &mut d, false)?;
     }
     // Drops of every piece type at every position.
@@ -271,6 +278,9 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
         let span = plan.drops.get(t).copied().unwrap_or_default();
         if span[0] < span[1] {
             let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions).drops(&plan.words, span, t as i32 | for_player);
+            if plan.guards {
+                batch.prepare_guards(vm, &mut d);
+            }
             sweep(vm, batch, plan, &mut d, true)?;
         }
     }

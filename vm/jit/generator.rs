@@ -14,6 +14,7 @@
 //! Owns `MoveWords`; touches the VM's stacks, frames and step budget,
 //! never the game state (the generator sets `from`, `here`… itself).
 
+use super::guard::{Guard, EMPTY_CLASS, FOREIGN_CLASS, FRIEND_CLASS, GUARD_CALLS, GUARD_CELLS, GUARD_STEPS, NO_STEP};
 use super::{JitCtx, JitMode, NativeFn, DEOPT, NATIVE_FRAMES};
 use crate::error::{ErrorKind, VmError};
 use crate::vm::{Frame, StackFrame, Vm, HOST_RETURN};
@@ -37,15 +38,14 @@ pub(crate) struct MoveWordCode {
     pub native: NativeFn,
     pub xt: u32,
     pub move_type: i32,
-    /// What its first instruction requires of the square it starts on:
-    /// `ANY_SQUARE`, or (`EMPTY_SQUARE`, `TAKEN_SQUARE`) a verify that the
-    /// driver checks before entering it, since most attempts end there.
-    pub requires: u32,
+    /// The tests it makes first (`guard.rs`), which the driver makes
+    /// before entering it, since most attempts end there.
+    pub guard: Guard,
 }
 
-pub(crate) const ANY_SQUARE: u32 = 0;
-pub(crate) const EMPTY_SQUARE: u32 = 1;
-pub(crate) const TAKEN_SQUARE: u32 = 2;
+/// `Drive::drop_requires`.
+pub(crate) const DROP_EMPTY: u32 = 1;
+pub(crate) const DROP_TAKEN: u32 = 2;
 
 /// The driver ran every attempt of its sweep.
 pub(crate) const DRIVE_FINISHED: u32 = 0;
@@ -80,9 +80,23 @@ pub(crate) struct Drive {
     pub first: u32,
     pub first_end: u32,
     /// What the drop word of a sweep of one drop word verifies first of
-    /// its square (`MoveWordCode::requires`), so that the driver passes the
-    /// squares where it would fail without entering it; 0: no such sweep.
+    /// its square (`DROP_EMPTY`, `DROP_TAKEN`: its guard's first square,
+    /// free), so that the driver passes the squares where it would fail
+    /// without entering it (and does not test them again); 0: no such
+    /// sweep, or no such test.
     pub drop_requires: u32,
+    /// The scan checks all of the drop word's guard.
+    pub scan_covers: u8,
+    /// Each attempt starts with a budget and stacks its guard's prefix
+    /// cannot exhaust: every test of a guard may be made, not only the
+    /// `GUARD_FREE` ones.
+    pub guarded: u8,
+    /// The player to move, and where the directions as that player sees
+    /// them start in `Board::walk` (`walk_block`, positions per direction),
+    /// for the guards' steps.
+    pub player: i32,
+    pub walk_block: u64,
+    pub walk_positions: u64,
     pub pos: i32,
     pub word: u32,
     pub word_end: u32,
@@ -111,6 +125,11 @@ impl Drive {
             first: 0,
             first_end: 0,
             drop_requires: 0,
+            scan_covers: 0,
+            guarded: 0,
+            player: 0,
+            walk_block: 0,
+            walk_positions: 0,
             pos: from - 1,
             word: 0,
             word_end: 0,
@@ -130,7 +149,15 @@ impl Drive {
     pub(crate) fn drops(mut self, words: &[MoveWordCode], [first, first_end]: [u32; 2], piece: i32) -> Drive {
         (self.scan, self.first, self.first_end, self.piece) = (0, first, first_end, piece);
         if let [code] = words[first as usize..first_end as usize] {
-            self.drop_requires = if code.native != 0 { code.requires } else { ANY_SQUARE };
+            let square = code.guard.squares[0];
+            if code.native != 0 && code.guard.free > 0 && square.dir == NO_STEP {
+                self.drop_requires = match square.classes {
+                    EMPTY_CLASS => DROP_EMPTY,
+                    c if c == FRIEND_CLASS | FOREIGN_CLASS => DROP_TAKEN,
+                    _ => 0,
+                };
+                self.scan_covers = (self.drop_requires != 0 && code.guard.len == 1) as u8;
+            }
         }
         self
     }
@@ -188,15 +215,6 @@ impl Vm {
         native != 0 || self.jit.mode == JitMode::Off || self.jit.slots.get(entry as usize) == Some(&super::NEVER)
     }
 
-    /// What the move word whose code starts at `entry` requires first of
-    /// the square it starts on (see `MoveWordCode::requires`).
-    pub(crate) fn move_word_requires(&self, entry: crate::ops::Addr) -> u32 {
-        match self.code.op(entry) {
-            crate::ops::Op::GEmptyVerify => EMPTY_SQUARE,
-            crate::ops::Op::GNotEmptyVerify => TAKEN_SQUARE,
-            _ => ANY_SQUARE,
-        }
-    }
 }
 
 impl MoveWords {
@@ -251,6 +269,21 @@ impl MoveWords {
     /// Closes the batch.
     pub(crate) fn end(mut self, vm: &mut Vm) {
         self.suspend(vm);
+    }
+
+    /// Sets up what the guards of sweep `d` read beyond the square's
+    /// content (see `Guard::needs_setup`).
+    pub(crate) fn prepare_guards(&self, vm: &Vm, d: &mut Drive) {
+        let cfg = &vm.config;
+        let fp = self.base + 1;
+        let roomy = cfg.stack_depth > GUARD_CELLS + 1 && fp + GUARD_CALLS < cfg.return_depth;
+        let fresh = self.refill.is_some_and(|(steps, _)| steps >= GUARD_STEPS);
+        d.guarded = (fresh && roomy) as u8;
+        let board = &vm.game.board;
+        d.player = vm.game.gen.player;
+        let symmetry = crate::game::generate::player_index(d.player).min(board.walk_last() as usize);
+        d.walk_block = (symmetry * board.walk_stride as usize) as u64;
+        d.walk_positions = board.positions as u64;
     }
 
     /// Runs the sweep `d` natively from its cursor until an attempt needs

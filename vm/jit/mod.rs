@@ -18,6 +18,7 @@
 //! interpreter carries on from the call frames in `Vm`.
 
 mod generator;
+mod guard;
 mod helpers;
 mod shape;
 mod translate;
@@ -558,5 +559,11 @@ impl Vm {
     /// fixed stack shape, and how many were refused.
     pub fn jit_counts(&self) -> (u32, u32, u32) {
         (self.jit.compiled, self.jit.fixed, self.jit.refused)
+    }
+
+    /// How many times native code was entered (each move word the
+    /// generator's loop entered counts once).
+    pub fn jit_entries(&self) -> u64 {
+        self.jit.entries
     }
 }

@@ -14,7 +14,8 @@ use super::{ctx_field, ctx_fixed, data, in_region, scalar_fields, Region};
 use crate::game::generate::Context;
 use crate::game::moves::NOT_PARTIAL;
 use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
-use crate::jit::generator::{Drive, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_NOT_NATIVE, DRIVE_PENDING, EMPTY_SQUARE};
+use crate::jit::generator::{Drive, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_NOT_NATIVE, DRIVE_PENDING, DROP_EMPTY};
+use crate::jit::guard::{Guard, GuardSquare, GUARD_LEN, NO_STEP};
 use crate::jit::{JitCtx, DONE, VERIFY};
 use crate::vm::Vm;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -119,7 +120,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         // attempt would pass them, without entering the word.
         b.switch_to_block(drop_scan);
         let (board, limit) = scan_bounds(b, pos_end);
-        let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, EMPTY_SQUARE as i64);
+        let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, DROP_EMPTY as i64);
         b.ins().jump(drop_loop, &args(&[pos1]));
 
         b.switch_to_block(drop_loop);
@@ -203,32 +204,109 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let not_native = b.ins().iconst(I32, DRIVE_NOT_NATIVE as i64);
         b.ins().brif(none, exit, &args(&[not_native, pos, w, w_end, piece, steps]), native_block, &[]);
 
-        // A first instruction that verifies the square is checked here
-        // before anything is set up: an attempt that would fail it at once
-        // is not entered (it would change nothing and take no step).
+        // The word's guard (`guard.rs`) is checked here before anything is
+        // set up: an attempt that would fail it is not entered (it would
+        // change nothing, and take no step the budget could miss). Its
+        // squares are checked in order from `pos`; all of them when the
+        // drive is `guarded`, else the free ones; in a drop sweep the scan
+        // has checked the first already.
         b.switch_to_block(native_block);
         let next_w = b.ins().iadd_imm_s(w, 1);
-        let requires = b.ins().load(I32, own, word, offset_of!(MoveWordCode, requires) as i32);
-        let check = b.create_block();
-        let read = b.create_block();
         let enter = b.create_block();
-        b.ins().brif(requires, check, &[], enter, &[]);
-        b.switch_to_block(check);
-        let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
-        let wide = b.ins().uextend(I64, pos);
-        let on_board = b.ins().icmp(IntCC::UnsignedLessThan, wide, len);
-        b.ins().brif(on_board, read, &[], enter, &[]);
-        b.switch_to_block(read);
-        let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
-        let off = b.ins().ishl_imm_s(wide, 2);
-        let p = b.ins().iadd(board, off);
-        let content = b.ins().load(I32, data(), p, 0);
-        let empty = b.ins().icmp_imm_s(IntCC::Equal, content, 0);
-        let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, EMPTY_SQUARE as i64);
-        let fails = b.ins().icmp(IntCC::NotEqual, empty, wants_empty);
-        b.ins().brif(fails, head, &args(&[pos, next_w, w_end, piece, steps]), enter, &[]);
+        let failed = args(&[pos, next_w, w_end, piece, steps]);
+        let guard = offset_of!(MoveWordCode, guard) as i32;
+        let covered = field(b, I8, offset_of!(Drive, scan_covers));
+        let guard_block = b.create_block();
+        b.ins().brif(covered, enter, &[], guard_block, &[]);
+        b.switch_to_block(guard_block);
+        let guarded = field(b, I8, offset_of!(Drive, guarded));
+        let len = b.ins().load(I32, own, word, guard + offset_of!(Guard, len) as i32);
+        let free = b.ins().load(I32, own, word, guard + offset_of!(Guard, free) as i32);
+        let n = b.ins().select(guarded, len, free);
+        let scanned = field(b, I32, offset_of!(Drive, drop_requires));
+        let scanned = b.ins().icmp_imm_s(IntCC::NotEqual, scanned, 0);
+        let first = b.ins().uextend(I32, scanned);
+        let some = b.ins().icmp(IntCC::UnsignedGreaterThan, n, first);
+        // squares[i](here): the guard's square i, from `here`.
+        let squares = [(); GUARD_LEN].map(|_| block(b, &[I32]));
+        b.ins().brif(some, squares[0], &args(&[pos]), enter, &[]);
+        for (i, &square) in squares.iter().enumerate() {
+            let [go, step, link, cell] = [(); 4].map(|_| b.create_block());
+            let test = block(b, &[I32]);
+            b.switch_to_block(square);
+            let here = b.block_params(square)[0];
+            if i == 0 {
+                // A drop sweep's scan has checked the first square (its
+                // guard's first square does not step: `here` stays).
+                b.ins().brif(scanned, squares[1], &args(&[here]), go, &[]);
+            } else {
+                let more = b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, i as i64);
+                b.ins().brif(more, go, &[], enter, &[]);
+            }
+            b.switch_to_block(go);
+            let at = guard + (i * std::mem::size_of::<GuardSquare>()) as i32;
+            let dir = b.ins().load(I32, own, word, at + offset_of!(GuardSquare, dir) as i32);
+            let classes = b.ins().load(I32, own, word, at + offset_of!(GuardSquare, classes) as i32);
+            let stays = b.ins().icmp_imm_s(IntCC::Equal, dir, NO_STEP as i64);
+            b.ins().brif(stays, test, &args(&[here]), step, &[]);
+
+            // A step along the direction as the player to move sees it
+            // (`Board::step`): no link, and the word would fail.
+            b.switch_to_block(step);
+            let here64 = b.ins().uextend(I64, here);
+            let positions = field(b, I64, offset_of!(Drive, walk_positions));
+            let walk_block = field(b, I64, offset_of!(Drive, walk_block));
+            let dir = b.ins().uextend(I64, dir);
+            let row = b.ins().imul(dir, positions);
+            let index = b.ins().iadd(walk_block, row);
+            let index = b.ins().iadd(index, here64);
+            let walk_len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, walk_len) as i32);
+            let on_board = b.ins().icmp(IntCC::UnsignedLessThan, here64, positions);
+            let in_table = b.ins().icmp(IntCC::UnsignedLessThan, index, walk_len);
+            let readable = b.ins().band(on_board, in_table);
+            b.ins().brif(readable, link, &[], enter, &[]);
+
+            b.switch_to_block(link);
+            let walk = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, walk) as i32);
+            let off = b.ins().ishl_imm_s(index, 2);
+            let p = b.ins().iadd(walk, off);
+            let to = b.ins().load(I32, in_region(Region::Tables), p, 0);
+            let linked = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, to, 0);
+            b.ins().brif(linked, test, &args(&[to]), head, &failed);
+
+            // Its content's class (empty, the player's, another's) must
+            // be one of `classes`.
+            b.switch_to_block(test);
+            let here = b.block_params(test)[0];
+            let here64 = b.ins().uextend(I64, here);
+            let board_len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
+            let on_board = b.ins().icmp(IntCC::UnsignedLessThan, here64, board_len);
+            b.ins().brif(on_board, cell, &[], enter, &[]);
+
+            b.switch_to_block(cell);
+            let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
+            let off = b.ins().ishl_imm_s(here64, 2);
+            let p = b.ins().iadd(board, off);
+            let content = b.ins().load(I32, data(), p, 0);
+            let player = field(b, I32, offset_of!(Drive, player));
+            let owner = b.ins().band_imm_s(content, PLAYER_MASK as i64);
+            let taken = b.ins().icmp_imm_s(IntCC::NotEqual, content, 0);
+            let foreign = b.ins().icmp(IntCC::NotEqual, owner, player);
+            let foreign = b.ins().band(foreign, taken);
+            let (taken, foreign) = (b.ins().uextend(I32, taken), b.ins().uextend(I32, foreign));
+            let class = b.ins().iadd(taken, foreign);
+            let bit = b.ins().ushr(classes, class);
+            let pass = b.ins().band_imm_s(bit, 1);
+            match squares.get(i + 1) {
+                Some(&next) => b.ins().brif(pass, next, &args(&[here]), head, &failed),
+                None => b.ins().brif(pass, enter, &[], head, &failed),
+            };
+        }
 
         b.switch_to_block(enter);
+        // Loaded again: kept in a register across the guard it would be
+        // spilled.
+        let f = b.ins().load(ptr, own, word, offset_of!(MoveWordCode, native) as i32);
         let move_type = b.ins().load(I32, own, word, offset_of!(MoveWordCode, move_type) as i32);
         b.ins().store(game_mem, pos, game, gen(offset_of!(Context, from)));
         b.ins().store(here_mem, pos, game, gen(offset_of!(Context, here)));
