@@ -164,6 +164,25 @@ fn directions_links_and_unlinks() {
     assert_eq!(eval(&mut vm, "a1 to jump here  b2 to e here  a2 to e here"), vec![-1, 12, 0, 5, -1, 5]);
 }
 
+/// The board's layout cannot change while moves are being generated (the
+/// generator reads its tables through the whole generation): a move word
+/// declaring a direction fails, as an error under `--strict`.
+#[test]
+fn the_layout_stays_while_moves_are_generated() {
+    let src = "{board 3 3 {grid} board}
+        {directions -1 0 {direction} n directions}
+        {players {player} A {player} B players}
+        : put ( -- ) ['] {link} EXECUTE empty? verify drop add-move ;
+        {moves stone-drops {move} put moves}
+        {pieces {piece} Stone {drops} stone-drops pieces}
+        current-player TRUE 0 $GenerateMoves zz a1 b1";
+    let mut vm = Vm::new(Config { strict: true, ..config() }).unwrap();
+    vm.capture_output();
+    let e = vm.run_text("game", src.as_bytes()).expect_err("declaring a direction while generating");
+    assert!(e.to_string().contains("`{link}` changes the board's layout, which cannot change while moves are being generated"), "{e}");
+    assert!(vm.game.board.direction_named("zz").is_none());
+}
+
 #[test]
 fn board_variables_live_in_the_board_and_are_cloned() {
     let mut vm = load(GRID);

@@ -105,7 +105,18 @@ impl Vm {
         self.dict.set_step(xt, dir);
     }
 
+    /// The board's positions and directions stay as they are while moves
+    /// are generated (the generator reads its tables through the whole
+    /// generation).
+    fn layout_fixed(&self, word: &str) -> VmResult<()> {
+        if self.game.gen.active {
+            return Err(err(format!("`{word}` changes the board's layout, which cannot change while moves are being generated")));
+        }
+        Ok(())
+    }
+
     fn add_position(&mut self, name: String) -> VmResult<()> {
+        self.layout_fixed("{position}")?;
         let b = &mut self.game.board;
         let pos = b.positions as i32;
         b.positions += 1;
@@ -413,6 +424,7 @@ pub fn register(vm: &mut Vm) {
                 return Err(err("`{direction}` needs a `{grid}` board and belongs inside `{directions … directions}`"));
             }
             let is_new = b.direction_named(&name).is_none();
+            vm.layout_fixed("{direction}")?;
             let d = vm.game.board.add_direction(&name);
             let b = &mut vm.game.board;
             for r in 0..b.rows {
@@ -432,6 +444,7 @@ pub fn register(vm: &mut Vm) {
             let from = vm.read_position("{link}")?;
             let to = vm.read_position("{link}")?;
             let is_new = vm.game.board.direction_named(&name).is_none();
+            vm.layout_fixed("{link}")?;
             let d = vm.game.board.add_direction(&name);
             vm.game.board.set_link(d, from, to);
             if is_new {
@@ -698,6 +711,7 @@ fn symmetry(vm: &mut Vm, both: bool) -> VmResult<()> {
     let d1 = read_direction(vm, word)?;
     let d2 = read_direction(vm, word)?;
     let p = super::generate::player_index(player);
+    vm.layout_fixed(word)?;
     vm.game.board.set_symmetry(p, d1, d2);
     if both {
         vm.game.board.set_symmetry(p, d2, d1);

@@ -61,8 +61,11 @@ struct Plan {
     /// What the plan was made from; `None` while some word may still get
     /// native code (its calls must be counted, so the plan is made anew).
     key: Option<PlanKey>,
-    /// Some word's guard needs `MoveWords::prepare_guards`.
+    /// Some word's guard is checked beyond what a drop sweep's scan
+    /// checks (`MoveWords::prepare_guards`), stepping along directions up
+    /// to `max_dir`.
     guards: bool,
+    max_dir: Option<u32>,
 }
 
 /// What a plan depends on: the pieces and move lists declared, the code
@@ -232,13 +235,21 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
             w.native = vm.jit_move_word(entry);
             if w.native != 0 {
                 w.guard = vm.move_word_guard(entry);
-                plan.guards |= w.guard.needs_setup();
             }
             settled &= vm.jit_settled(entry, w.native);
         }
     }
+    plan.guards = plan.words.iter().enumerate().any(|(i, w)| w.guard.len > 0 && !scan_covers(&plan, i));
+    plan.max_dir = plan.words.iter().flat_map(|w| w.guard.steps()).max();
     plan.key = settled.then_some(key);
     plan
+}
+
+/// Whether word `i` of the plan is the one drop word of its piece type,
+/// whose guard is only the test of its square a drop sweep's scan makes.
+fn scan_covers(plan: &Plan, i: usize) -> bool {
+    let alone = plan.drops.iter().any(|&[start, end]| start as usize == i && end as usize == i + 1);
+    alone && plan.words[i].guard.scanned()
 }
 
 /// Keeps a settled plan as it is (replacing an older one made from the
@@ -256,6 +267,7 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
     plan.drops.clear();
     plan.key = None;
     plan.guards = false;
+    plan.max_dir = None;
     g.spare_plans.push(plan);
 }
 
@@ -269,7 +281,7 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
     if plan.moves.iter().any(|[start, end]| start < end) {
         let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions);
         if plan.guards {
-            batch.prepare_guards(vm, &mut d);
+            batch.prepare_guards(vm, &mut d, plan.max_dir);
         }
         sweep(vm, batch, plan, &mut d, false)?;
     }
@@ -279,7 +291,7 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
         if span[0] < span[1] {
             let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions).drops(&plan.words, span, t as i32 | for_player);
             if plan.guards {
-                batch.prepare_guards(vm, &mut d);
+                batch.prepare_guards(vm, &mut d, plan.max_dir);
             }
             sweep(vm, batch, plan, &mut d, true)?;
         }

@@ -85,18 +85,19 @@ pub(crate) struct Drive {
     /// without entering it (and does not test them again); 0: no such
     /// sweep, or no such test.
     pub drop_requires: u32,
-    /// The scan checks all of the drop word's guard.
-    pub scan_covers: u8,
-    /// Each attempt starts with a budget and stacks its guard's prefix
-    /// cannot exhaust: every test of a guard may be made, not only the
-    /// `GUARD_FREE` ones.
-    pub guarded: u8,
-    /// The player to move, and where the directions as that player sees
-    /// them start in `Board::walk` (`walk_block`, positions per direction),
-    /// for the guards' steps.
-    pub player: i32,
-    pub walk_block: u64,
+    /// What the words' guards read (`MoveWords::prepare_guards`): the
+    /// board's cells (null: no guard is checked), the directions as the
+    /// player to move sees them (`Board::walk` from that player's block,
+    /// `walk_positions` per direction; null: a guard's step is not made),
+    /// both valid for every square and direction the guards may ask.
+    pub guard_cells: *const i32,
+    pub guard_walk: *const i32,
     pub walk_positions: u64,
+    pub player: i32,
+    /// Each attempt starts with a budget and stacks its guard's prefix
+    /// cannot exhaust: every square of a guard may be checked, not only
+    /// the free ones.
+    pub guarded: u8,
     pub pos: i32,
     pub word: u32,
     pub word_end: u32,
@@ -125,11 +126,11 @@ impl Drive {
             first: 0,
             first_end: 0,
             drop_requires: 0,
-            scan_covers: 0,
-            guarded: 0,
-            player: 0,
-            walk_block: 0,
+            guard_cells: std::ptr::null(),
+            guard_walk: std::ptr::null(),
             walk_positions: 0,
+            player: 0,
+            guarded: 0,
             pos: from - 1,
             word: 0,
             word_end: 0,
@@ -156,7 +157,6 @@ impl Drive {
                     c if c == FRIEND_CLASS | FOREIGN_CLASS => DROP_TAKEN,
                     _ => 0,
                 };
-                self.scan_covers = (self.drop_requires != 0 && code.guard.len == 1) as u8;
             }
         }
         self
@@ -271,18 +271,26 @@ impl MoveWords {
         self.suspend(vm);
     }
 
-    /// Sets up what the guards of sweep `d` read beyond the square's
-    /// content (see `Guard::needs_setup`).
-    pub(crate) fn prepare_guards(&self, vm: &Vm, d: &mut Drive) {
+    /// Sets up what the guards of sweep `d` read, their steps going
+    /// along directions up to `max_dir` (see `Drive::guard_cells`).
+    pub(crate) fn prepare_guards(&self, vm: &Vm, d: &mut Drive, max_dir: Option<u32>) {
         let cfg = &vm.config;
         let fp = self.base + 1;
         let roomy = cfg.stack_depth > GUARD_CELLS + 1 && fp + GUARD_CALLS < cfg.return_depth;
         let fresh = self.refill.is_some_and(|(steps, _)| steps >= GUARD_STEPS);
         d.guarded = (fresh && roomy) as u8;
         let board = &vm.game.board;
+        // The cells as native code reads them (null when it cannot), filled
+        // when the batch resumed; every position is one.
+        // SAFETY: the context is the VM's own.
+        let (cells, len) = unsafe { ((*vm.jit.ctx).board, (*vm.jit.ctx).board_len) };
+        let sweep_on_board = d.pos_end as i64 <= len as i64 && len as usize == board.positions;
+        d.guard_cells = if sweep_on_board { cells } else { std::ptr::null() };
         d.player = vm.game.gen.player;
         let symmetry = crate::game::generate::player_index(d.player).min(board.walk_last() as usize);
-        d.walk_block = (symmetry * board.walk_stride as usize) as u64;
+        let block = symmetry * board.walk_stride as usize;
+        let needed = max_dir.map_or(0, |dir| (dir as usize + 1) * board.positions);
+        d.guard_walk = if block + needed <= board.walk.len() { board.walk[block..].as_ptr() } else { std::ptr::null() };
         d.walk_positions = board.positions as u64;
     }
 

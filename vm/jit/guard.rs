@@ -95,12 +95,17 @@ impl Guard {
         self.note(free);
     }
 
-    /// Whether checking it reads more than the first square's content
-    /// (the player to move, the directions, the budget: what
-    /// `MoveWords::prepare_guards` sets up).
-    pub(crate) fn needs_setup(&self) -> bool {
-        let plain = |sq: &GuardSquare| sq.dir == NO_STEP && (matches!(sq.classes, EMPTY_CLASS | ANY_CLASS) || sq.classes == FRIEND_CLASS | FOREIGN_CLASS);
-        self.len > self.free || self.squares[..self.len as usize].iter().any(|sq| !plain(sq))
+    /// The directions its steps go along.
+    pub(crate) fn steps(&self) -> impl Iterator<Item = u32> + '_ {
+        self.squares[..self.len as usize].iter().map(|sq| sq.dir).filter(|&d| d != NO_STEP)
+    }
+
+    /// Whether it is only a test of the square it starts on that a drop
+    /// sweep's scan makes (`Drive::drop_requires`).
+    pub(crate) fn scanned(&self) -> bool {
+        let sq = self.squares[0];
+        let plain = sq.classes == EMPTY_CLASS || sq.classes == FRIEND_CLASS | FOREIGN_CLASS;
+        self.len == 1 && self.free == 1 && sq.dir == NO_STEP && plain
     }
 
     /// The last square is complete so far; it is free when all of it is.

@@ -214,11 +214,12 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let next_w = b.ins().iadd_imm_s(w, 1);
         let enter = b.create_block();
         let failed = args(&[pos, next_w, w_end, piece, steps]);
+        let cells = field(b, ptr, offset_of!(Drive, guard_cells));
+        let guards = b.create_block();
+        b.ins().brif(cells, guards, &[], enter, &[]);
+
+        b.switch_to_block(guards);
         let guard = offset_of!(MoveWordCode, guard) as i32;
-        let covered = field(b, I8, offset_of!(Drive, scan_covers));
-        let guard_block = b.create_block();
-        b.ins().brif(covered, enter, &[], guard_block, &[]);
-        b.switch_to_block(guard_block);
         let guarded = field(b, I8, offset_of!(Drive, guarded));
         let len = b.ins().load(I32, own, word, guard + offset_of!(Guard, len) as i32);
         let free = b.ins().load(I32, own, word, guard + offset_of!(Guard, free) as i32);
@@ -231,7 +232,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let squares = [(); GUARD_LEN].map(|_| block(b, &[I32]));
         b.ins().brif(some, squares[0], &args(&[pos]), enter, &[]);
         for (i, &square) in squares.iter().enumerate() {
-            let [go, step, link, cell] = [(); 4].map(|_| b.create_block());
+            let [go, step, link] = [(); 3].map(|_| b.create_block());
             let test = block(b, &[I32]);
             b.switch_to_block(square);
             let here = b.block_params(square)[0];
@@ -251,23 +252,18 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
             b.ins().brif(stays, test, &args(&[here]), step, &[]);
 
             // A step along the direction as the player to move sees it
-            // (`Board::step`): no link, and the word would fail.
+            // (`Board::step`): no link, and the word would fail. The
+            // table covers every square and direction asked (or is null).
             b.switch_to_block(step);
-            let here64 = b.ins().uextend(I64, here);
-            let positions = field(b, I64, offset_of!(Drive, walk_positions));
-            let walk_block = field(b, I64, offset_of!(Drive, walk_block));
-            let dir = b.ins().uextend(I64, dir);
-            let row = b.ins().imul(dir, positions);
-            let index = b.ins().iadd(walk_block, row);
-            let index = b.ins().iadd(index, here64);
-            let walk_len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, walk_len) as i32);
-            let on_board = b.ins().icmp(IntCC::UnsignedLessThan, here64, positions);
-            let in_table = b.ins().icmp(IntCC::UnsignedLessThan, index, walk_len);
-            let readable = b.ins().band(on_board, in_table);
-            b.ins().brif(readable, link, &[], enter, &[]);
+            let walk = field(b, ptr, offset_of!(Drive, guard_walk));
+            b.ins().brif(walk, link, &[], enter, &[]);
 
             b.switch_to_block(link);
-            let walk = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, walk) as i32);
+            let positions = field(b, I64, offset_of!(Drive, walk_positions));
+            let dir = b.ins().uextend(I64, dir);
+            let row = b.ins().imul(dir, positions);
+            let here64 = b.ins().uextend(I64, here);
+            let index = b.ins().iadd(row, here64);
             let off = b.ins().ishl_imm_s(index, 2);
             let p = b.ins().iadd(walk, off);
             let to = b.ins().load(I32, in_region(Region::Tables), p, 0);
@@ -275,18 +271,12 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
             b.ins().brif(linked, test, &args(&[to]), head, &failed);
 
             // Its content's class (empty, the player's, another's) must
-            // be one of `classes`.
+            // be one of `classes`; every square is a cell of `cells`.
             b.switch_to_block(test);
             let here = b.block_params(test)[0];
             let here64 = b.ins().uextend(I64, here);
-            let board_len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
-            let on_board = b.ins().icmp(IntCC::UnsignedLessThan, here64, board_len);
-            b.ins().brif(on_board, cell, &[], enter, &[]);
-
-            b.switch_to_block(cell);
-            let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
             let off = b.ins().ishl_imm_s(here64, 2);
-            let p = b.ins().iadd(board, off);
+            let p = b.ins().iadd(cells, off);
             let content = b.ins().load(I32, data(), p, 0);
             let player = field(b, I32, offset_of!(Drive, player));
             let owner = b.ins().band_imm_s(content, PLAYER_MASK as i64);
