@@ -82,10 +82,8 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let head = block(b, &[I32, I32, I32, I32, I64]);
         let exit = block(b, &[I32, I32, I32, I32, I32, I64]);
         let ok = block(b, &[I64]);
-        let scan_loop = block(b, &[I32]);
-        let [attempt, next, last, drops, scan, scan_end, unreadable, read_square, typed, found] = [(); 10].map(|_| b.create_block());
-        let [drop_scan, drop_square, drop_end] = [(); 3].map(|_| b.create_block());
-        let drop_loop = block(b, &[I32]);
+        let [scan_loop, scan_end, drop_end] = [(); 3].map(|_| block(b, &[I32]));
+        let [attempt, next, last, drops, scan, scan_next, unreadable, typed, found, drop_scan] = [(); 10].map(|_| b.create_block());
         b.ins().jump(head, &args(&[cursor[0], cursor[1], cursor[2], cursor[3], steps0]));
 
         b.switch_to_block(head);
@@ -116,71 +114,88 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         b.ins().brif(requires, drop_scan, &[], head, &args(&[pos1, first, first_end, piece, steps]));
 
         // drop_scan: the sweep's one drop word first verifies its square:
-        // the squares where that fails are passed in a tight loop, as the
-        // attempt would pass them, without entering the word.
+        // the squares where that fails are passed in a tight loop (one for
+        // each requirement, tested at its foot), as the attempt would pass
+        // them, without entering the word.
         b.switch_to_block(drop_scan);
         let (board, limit) = scan_bounds(b, pos_end);
-        let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, DROP_EMPTY as i64);
-        b.ins().jump(drop_loop, &args(&[pos1]));
-
-        b.switch_to_block(drop_loop);
-        let p = b.block_params(drop_loop)[0];
-        let wide = b.ins().uextend(I64, p);
+        let wide = b.ins().uextend(I64, pos1);
         let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
-        b.ins().brif(within, drop_square, &[], drop_end, &[]);
+        let pick = b.create_block();
+        b.ins().brif(within, pick, &[], drop_end, &args(&[pos1]));
+        b.switch_to_block(pick);
+        let wants_empty = b.ins().icmp_imm_s(IntCC::Equal, requires, DROP_EMPTY as i64);
+        let [empty_loop, taken_loop] = [(); 2].map(|_| block(b, &[I32]));
+        b.ins().brif(wants_empty, empty_loop, &args(&[pos1]), taken_loop, &args(&[pos1]));
+        for (lp, cc) in [(empty_loop, IntCC::Equal), (taken_loop, IntCC::NotEqual)] {
+            b.switch_to_block(lp);
+            let p = b.block_params(lp)[0];
+            let wide = b.ins().uextend(I64, p);
+            let content = square(b, board, wide);
+            let holds = b.ins().icmp_imm_s(cc, content, 0);
+            let step = b.create_block();
+            b.ins().brif(holds, head, &args(&[p, first, first_end, piece, steps]), step, &[]);
+            b.switch_to_block(step);
+            let p1 = b.ins().iadd_imm_s(p, 1);
+            let wide = b.ins().uextend(I64, p1);
+            let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
+            b.ins().brif(within, lp, &args(&[p1]), drop_end, &args(&[p1]));
+        }
 
-        b.switch_to_block(drop_square);
-        let content = square(b, board, wide);
-        let empty = b.ins().icmp_imm_s(IntCC::Equal, content, 0);
-        let holds = b.ins().icmp(IntCC::Equal, empty, wants_empty);
-        let p1 = b.ins().iadd_imm_s(p, 1);
-        b.ins().brif(holds, head, &args(&[p, first, first_end, piece, steps]), drop_loop, &args(&[p1]));
-
-        // Past the sweep's end (done), or at a square the loop cannot read
-        // (the attempt there sorts it out).
+        // drop_end(p): past the sweep's end (done), or at a square the
+        // loop cannot read (the attempt there sorts it out).
         b.switch_to_block(drop_end);
+        let p = b.block_params(drop_end)[0];
         let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, p, pos_end);
         b.ins().brif(finished, last, &[], head, &args(&[p, first, first_end, piece, steps]));
 
         // scan: on to the next square holding a piece of the side to move,
         // each read as the scan reaches it, as the generator reads it. What
-        // the loop needs is loaded once: nothing runs in it.
+        // the loop needs is loaded once: nothing runs in it; it tests its
+        // bound at its foot.
         b.switch_to_block(scan);
         let (board, limit) = scan_bounds(b, pos_end);
         let for_player = field(b, I32, offset_of!(Drive, for_player));
         let types = field(b, I32, offset_of!(Drive, types));
         let zero = b.ins().iconst(I32, 0);
-        b.ins().jump(scan_loop, &args(&[pos]));
-
-        b.switch_to_block(scan_loop);
-        let p0 = b.block_params(scan_loop)[0];
-        let pos1 = b.ins().iadd_imm_s(p0, 1);
+        let pos1 = b.ins().iadd_imm_s(pos, 1);
         let wide = b.ins().uextend(I64, pos1);
         let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
-        b.ins().brif(within, read_square, &[], scan_end, &[]);
+        b.ins().brif(within, scan_loop, &args(&[pos1]), scan_end, &args(&[pos1]));
 
-        b.switch_to_block(read_square);
+        b.switch_to_block(scan_loop);
+        let p = b.block_params(scan_loop)[0];
+        let wide = b.ins().uextend(I64, p);
         let content = square(b, board, wide);
         // Most squares are empty or the other side's: one test passes them.
         let owner = b.ins().band_imm_s(content, PLAYER_MASK as i64);
         let ours = b.ins().icmp(IntCC::Equal, owner, for_player);
-        b.ins().brif(ours, typed, &[], scan_loop, &args(&[pos1]));
+        b.ins().brif(ours, typed, &[], scan_next, &[]);
 
         b.switch_to_block(typed);
         let t = b.ins().band_imm_s(content, PIECE_TYPE_MASK as i64);
         let some = b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
         let known = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, t, types);
         let mine = b.ins().band(some, known);
-        b.ins().brif(mine, found, &[], scan_loop, &args(&[pos1]));
+        b.ins().brif(mine, found, &[], scan_next, &[]);
 
-        // The loop left at `pos1`: the sweep is done, or the square is
-        // not one the loop can read (Rust's `advance` reads it).
+        b.switch_to_block(scan_next);
+        let p1 = b.ins().iadd_imm_s(p, 1);
+        let wide = b.ins().uextend(I64, p1);
+        let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
+        b.ins().brif(within, scan_loop, &args(&[p1]), scan_end, &args(&[p1]));
+
+        // scan_end(q): the loop left at `q`: the sweep is done, or the
+        // square is not one the loop can read (Rust's `advance` reads it,
+        // from the cursor before it).
         b.switch_to_block(scan_end);
-        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, pos1, pos_end);
+        let q = b.block_params(scan_end)[0];
+        let finished = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, q, pos_end);
         b.ins().brif(finished, last, &[], unreadable, &[]);
         b.switch_to_block(unreadable);
         let advance = b.ins().iconst(I32, DRIVE_ADVANCE as i64);
-        b.ins().jump(exit, &args(&[advance, p0, zero, zero, piece, steps]));
+        let before = b.ins().iadd_imm_s(q, -1);
+        b.ins().jump(exit, &args(&[advance, before, zero, zero, piece, steps]));
 
         b.switch_to_block(found);
         let spans = field(b, ptr, offset_of!(Drive, spans));
@@ -189,7 +204,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let span = b.ins().iadd(spans, off);
         let start = b.ins().load(I32, own, span, 0);
         let end = b.ins().load(I32, own, span, 4);
-        b.ins().jump(head, &args(&[pos1, start, end, content, steps]));
+        b.ins().jump(head, &args(&[p, start, end, content, steps]));
 
         // attempt: word `w` at `pos`.
         b.switch_to_block(attempt);
