@@ -274,6 +274,10 @@ impl MoveWords {
     /// Sets up what the guards of sweep `d` read, their steps going
     /// along directions up to `max_dir` (see `Drive::guard_cells`).
     pub(crate) fn prepare_guards(&self, vm: &Vm, d: &mut Drive, max_dir: Option<u32>) {
+        // A closed batch never enters the native loop, which alone reads them.
+        if self.caller.is_none() {
+            return;
+        }
         let cfg = &vm.config;
         let fp = self.base + 1;
         let roomy = cfg.stack_depth > GUARD_CELLS + 1 && fp + GUARD_CALLS < cfg.return_depth;
