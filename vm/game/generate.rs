@@ -11,7 +11,7 @@
 use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::jit::{Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
+use crate::jit::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords};
 use crate::vm::{direct, word, Vm};
 
 /// The state move words see.
@@ -62,9 +62,10 @@ struct Plan {
     /// native code (its calls must be counted, so the plan is made anew).
     key: Option<PlanKey>,
     /// Some word's guard is checked beyond what a drop sweep's scan
-    /// checks (`MoveWords::prepare_guards`), stepping along directions up
-    /// to `max_dir`.
+    /// checks (`MoveWords::prepare_guards`): as `checks` say, stepping
+    /// along directions up to `max_dir`.
     guards: bool,
+    checks: [Vec<GuardCheck>; 2],
     max_dir: Option<u32>,
 }
 
@@ -223,7 +224,7 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
             let start = plan.words.len() as u32;
             for &list in lists.iter() {
                 let entries = g.move_lists[list].entries.iter().filter(|&&(_, t)| key.of_type == 0 || t == key.of_type);
-                plan.words.extend(entries.map(|&(xt, move_type)| MoveWordCode { native: 0, xt, move_type, guard: Default::default() }));
+                plan.words.extend(entries.map(|&(xt, move_type)| MoveWordCode { native: 0, xt, move_type, guard: Default::default(), drop_scan: 0 }));
             }
             let span = [start, plan.words.len() as u32];
             if drops { &mut plan.drops } else { &mut plan.moves }.push(span);
@@ -235,12 +236,16 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
             w.native = vm.jit_move_word(entry);
             if w.native != 0 {
                 w.guard = vm.move_word_guard(entry);
+                w.drop_scan = w.guard.drop_scan();
             }
             settled &= vm.jit_settled(entry, w.native);
         }
     }
     plan.guards = plan.words.iter().enumerate().any(|(i, w)| w.guard.len > 0 && !scan_covers(&plan, i));
-    plan.max_dir = plan.words.iter().flat_map(|w| w.guard.steps()).max();
+    if plan.guards {
+        plan.checks = guard_checks(&plan.words, &plan.drops);
+        plan.max_dir = plan.words.iter().flat_map(|w| w.guard.steps()).max();
+    }
     plan.key = settled.then_some(key);
     plan
 }
@@ -267,6 +272,7 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
     plan.drops.clear();
     plan.key = None;
     plan.guards = false;
+    plan.checks.iter_mut().for_each(Vec::clear);
     plan.max_dir = None;
     g.spare_plans.push(plan);
 }
@@ -281,7 +287,7 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
     if plan.moves.iter().any(|[start, end]| start < end) {
         let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions);
         if plan.guards {
-            batch.prepare_guards(vm, &mut d, plan.max_dir);
+            batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir);
         }
         sweep(vm, batch, plan, &mut d, false)?;
     }
@@ -291,7 +297,7 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
         if span[0] < span[1] {
             let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions).drops(&plan.words, span, t as i32 | for_player);
             if plan.guards {
-                batch.prepare_guards(vm, &mut d, plan.max_dir);
+                batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir);
             }
             sweep(vm, batch, plan, &mut d, true)?;
         }

@@ -14,7 +14,7 @@
 //! Owns `MoveWords`; touches the VM's stacks, frames and step budget,
 //! never the game state (the generator sets `from`, `here`… itself).
 
-use super::guard::{Guard, EMPTY_CLASS, FOREIGN_CLASS, FRIEND_CLASS, GUARD_CALLS, GUARD_CELLS, GUARD_STEPS, NO_STEP};
+use super::guard::{Guard, GUARD_CALLS, GUARD_CELLS, GUARD_LEN, GUARD_STEPS};
 use super::{JitCtx, JitMode, NativeFn, DEOPT, NATIVE_FRAMES};
 use crate::error::{ErrorKind, VmError};
 use crate::vm::{Frame, StackFrame, Vm, HOST_RETURN};
@@ -41,6 +41,46 @@ pub(crate) struct MoveWordCode {
     /// The tests it makes first (`guard.rs`), which the driver makes
     /// before entering it, since most attempts end there.
     pub guard: Guard,
+    /// What a drop sweep's scan checks for it when it is the sweep's one
+    /// word (`Guard::drop_scan`; 0 without native code).
+    pub drop_scan: u32,
+}
+
+/// A word's guard as the driver checks it: `n` squares, each `here`
+/// stepped along `dirs[i]` from the last (from the attempt's square
+/// first; `NO_STEP`: where it is), whose content must be of `classes[i]`.
+/// Made once per plan (`guard_checks`), so that the driver's test of an
+/// attempt, where most end, is a few loads and compares.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+pub(crate) struct GuardCheck {
+    pub dirs: [u32; GUARD_LEN],
+    pub classes: [u32; GUARD_LEN],
+    pub n: u32,
+}
+
+/// The checks of a plan's `words` (`drops`: its drop spans), by word: when
+/// each attempt starts with a budget and stacks a guard's prefix cannot
+/// exhaust (index 1: `Drive::guarded`), every square of a guard; else the
+/// free ones. A drop sweep's scan checks the first square of a drop word
+/// alone in its sweep (`Guard::drop_scan`), which is left out.
+pub(crate) fn guard_checks(words: &[MoveWordCode], drops: &[[u32; 2]]) -> [Vec<GuardCheck>; 2] {
+    [false, true].map(|guarded| {
+        let check = |(i, code): (usize, &MoveWordCode)| {
+            let g = &code.guard;
+            let n = if code.native == 0 { 0 } else if guarded { g.len } else { g.free } as usize;
+            let alone = drops.iter().any(|&[start, end]| start as usize == i && end as usize == i + 1);
+            let scanned = alone && code.drop_scan != 0;
+            let mut check = GuardCheck::default();
+            for sq in &g.squares[(scanned as usize).min(n)..n] {
+                let k = check.n as usize;
+                (check.dirs[k], check.classes[k]) = (sq.dir, sq.classes);
+                check.n += 1;
+            }
+            check
+        };
+        words.iter().enumerate().map(check).collect()
+    })
 }
 
 /// `Drive::drop_requires`.
@@ -85,19 +125,16 @@ pub(crate) struct Drive {
     /// without entering it (and does not test them again); 0: no such
     /// sweep, or no such test.
     pub drop_requires: u32,
-    /// What the words' guards read (`MoveWords::prepare_guards`): the
-    /// board's cells (null: no guard is checked), the directions as the
-    /// player to move sees them (`Board::walk` from that player's block,
-    /// `walk_positions` per direction; null: a guard's step is not made),
-    /// both valid for every square and direction the guards may ask.
+    /// The words' guards as this sweep checks them, by word (null: none
+    /// is), over the board's cells and the directions as the player to
+    /// move sees them (`Board::walk` from that player's block, a row of
+    /// `walk_positions` per direction), both valid for every square and
+    /// direction they ask (`MoveWords::prepare_guards`).
+    pub guard_checks: *const GuardCheck,
     pub guard_cells: *const i32,
     pub guard_walk: *const i32,
     pub walk_positions: u64,
     pub player: i32,
-    /// Each attempt starts with a budget and stacks its guard's prefix
-    /// cannot exhaust: every square of a guard may be checked, not only
-    /// the free ones.
-    pub guarded: u8,
     pub pos: i32,
     pub word: u32,
     pub word_end: u32,
@@ -126,11 +163,11 @@ impl Drive {
             first: 0,
             first_end: 0,
             drop_requires: 0,
+            guard_checks: std::ptr::null(),
             guard_cells: std::ptr::null(),
             guard_walk: std::ptr::null(),
             walk_positions: 0,
             player: 0,
-            guarded: 0,
             pos: from - 1,
             word: 0,
             word_end: 0,
@@ -150,14 +187,7 @@ impl Drive {
     pub(crate) fn drops(mut self, words: &[MoveWordCode], [first, first_end]: [u32; 2], piece: i32) -> Drive {
         (self.scan, self.first, self.first_end, self.piece) = (0, first, first_end, piece);
         if let [code] = words[first as usize..first_end as usize] {
-            let square = code.guard.squares[0];
-            if code.native != 0 && code.guard.free > 0 && square.dir == NO_STEP {
-                self.drop_requires = match square.classes {
-                    EMPTY_CLASS => DROP_EMPTY,
-                    c if c == FRIEND_CLASS | FOREIGN_CLASS => DROP_TAKEN,
-                    _ => 0,
-                };
-            }
+            self.drop_requires = code.drop_scan;
         }
         self
     }
@@ -271,31 +301,34 @@ impl MoveWords {
         self.suspend(vm);
     }
 
-    /// Sets up what the guards of sweep `d` read, their steps going
-    /// along directions up to `max_dir` (see `Drive::guard_cells`).
-    pub(crate) fn prepare_guards(&self, vm: &Vm, d: &mut Drive, max_dir: Option<u32>) {
+    /// Sets up the guards of sweep `d`, from a plan's `checks`
+    /// (`guard_checks`), whose steps go along directions up to `max_dir`.
+    pub(crate) fn prepare_guards(&self, vm: &Vm, d: &mut Drive, checks: &[Vec<GuardCheck>; 2], max_dir: Option<u32>) {
         // A closed batch never enters the native loop, which alone reads them.
         if self.caller.is_none() {
             return;
         }
-        let cfg = &vm.config;
-        let fp = self.base + 1;
-        let roomy = cfg.stack_depth > GUARD_CELLS + 1 && fp + GUARD_CALLS < cfg.return_depth;
-        let fresh = self.refill.is_some_and(|(steps, _)| steps >= GUARD_STEPS);
-        d.guarded = (fresh && roomy) as u8;
         let board = &vm.game.board;
         // The cells as native code reads them (null when it cannot), filled
         // when the batch resumed; every position is one.
         // SAFETY: the context is the VM's own.
         let (cells, len) = unsafe { ((*vm.jit.ctx).board, (*vm.jit.ctx).board_len) };
-        let sweep_on_board = d.pos_end as i64 <= len as i64 && len as usize == board.positions;
-        d.guard_cells = if sweep_on_board { cells } else { std::ptr::null() };
-        d.player = vm.game.gen.player;
-        let symmetry = crate::game::generate::player_index(d.player).min(board.walk_last() as usize);
+        let symmetry = crate::game::generate::player_index(vm.game.gen.player).min(board.walk_last() as usize);
         let block = symmetry * board.walk_stride as usize;
         let needed = max_dir.map_or(0, |dir| (dir as usize + 1) * board.positions);
-        d.guard_walk = if block + needed <= board.walk.len() { board.walk[block..].as_ptr() } else { std::ptr::null() };
+        let on_board = !cells.is_null() && d.pos_end as i64 <= len as i64 && len as usize == board.positions;
+        if !on_board || block + needed > board.walk.len() {
+            return;
+        }
+        let cfg = &vm.config;
+        let fp = self.base + 1;
+        let roomy = cfg.stack_depth > GUARD_CELLS + 1 && fp + GUARD_CALLS < cfg.return_depth;
+        let guarded = self.refill.is_some_and(|(steps, _)| steps >= GUARD_STEPS) && roomy;
+        d.guard_checks = checks[guarded as usize].as_ptr();
+        d.guard_cells = cells;
+        d.guard_walk = board.walk[block..].as_ptr();
         d.walk_positions = board.positions as u64;
+        d.player = vm.game.gen.player;
     }
 
     /// Runs the sweep `d` natively from its cursor until an attempt needs

@@ -27,6 +27,7 @@
 //! `Vm::move_word_guard`; reads the code, the dictionary and data space,
 //! changes nothing.
 
+use super::generator::{DROP_EMPTY, DROP_TAKEN};
 use crate::ops::{Addr, Op};
 use crate::vm::Vm;
 
@@ -100,12 +101,25 @@ impl Guard {
         self.squares[..self.len as usize].iter().map(|sq| sq.dir).filter(|&d| d != NO_STEP)
     }
 
-    /// Whether it is only a test of the square it starts on that a drop
-    /// sweep's scan makes (`Drive::drop_requires`).
-    pub(crate) fn scanned(&self) -> bool {
+    /// What a drop sweep's scan can check for it (`Drive::drop_requires`):
+    /// its first test, of the square it starts on, when that is free and
+    /// one the scan makes (empty, or taken); 0 otherwise.
+    pub(crate) fn drop_scan(&self) -> u32 {
         let sq = self.squares[0];
-        let plain = sq.classes == EMPTY_CLASS || sq.classes == FRIEND_CLASS | FOREIGN_CLASS;
-        self.len == 1 && self.free == 1 && sq.dir == NO_STEP && plain
+        if self.free == 0 || sq.dir != NO_STEP {
+            return 0;
+        }
+        match sq.classes {
+            EMPTY_CLASS => DROP_EMPTY,
+            c if c == FRIEND_CLASS | FOREIGN_CLASS => DROP_TAKEN,
+            _ => 0,
+        }
+    }
+
+    /// Whether it is only a test of the square it starts on that a drop
+    /// sweep's scan makes.
+    pub(crate) fn scanned(&self) -> bool {
+        self.len == 1 && self.drop_scan() != 0
     }
 
     /// The last square is complete so far; it is free when all of it is.

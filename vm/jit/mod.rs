@@ -28,7 +28,7 @@ use crate::ops::Addr;
 use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::{HashMap, HashSet};
-pub(crate) use generator::{Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords};
+pub(crate) use generator::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords};
 
 /// When colon definitions get native code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -144,6 +144,9 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     module.clear_context(&mut ctx);
     module.finalize_definitions().ok()?;
     let code = module.get_finalized_function(id);
+    if dump {
+        eprintln!("---- the native code of {start} is at {code:p}");
+    }
     dump_bytes(code, size);
     let f = code as NativeFn;
     (f >= COUNT_LIMIT).then_some((f, fixed))

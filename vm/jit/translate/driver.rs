@@ -14,8 +14,8 @@ use super::{ctx_field, ctx_fixed, data, in_region, scalar_fields, Region};
 use crate::game::generate::Context;
 use crate::game::moves::NOT_PARTIAL;
 use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
-use crate::jit::generator::{Drive, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_NOT_NATIVE, DRIVE_PENDING, DROP_EMPTY};
-use crate::jit::guard::{Guard, GuardSquare, GUARD_LEN, NO_STEP};
+use crate::jit::generator::{Drive, GuardCheck, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_NOT_NATIVE, DRIVE_PENDING, DROP_EMPTY};
+use crate::jit::guard::{GUARD_LEN, NO_STEP};
 use crate::jit::{JitCtx, DONE, VERIFY};
 use crate::vm::Vm;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -206,74 +206,40 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let end = b.ins().load(I32, own, span, 4);
         b.ins().jump(head, &args(&[p, start, end, content, steps]));
 
-        // attempt: word `w` at `pos`.
-        b.switch_to_block(attempt);
-        let words = field(b, ptr, offset_of!(Drive, words));
-        let size = std::mem::size_of::<MoveWordCode>() as i64;
-        let index = b.ins().uextend(I64, w);
-        let index = b.ins().imul_imm_s(index, size);
-        let word = b.ins().iadd(words, index);
-        let f = b.ins().load(ptr, own, word, offset_of!(MoveWordCode, native) as i32);
-        let none = b.ins().icmp_imm_s(IntCC::Equal, f, 0);
-        let native_block = b.create_block();
-        let not_native = b.ins().iconst(I32, DRIVE_NOT_NATIVE as i64);
-        b.ins().brif(none, exit, &args(&[not_native, pos, w, w_end, piece, steps]), native_block, &[]);
-
-        // The word's guard (`guard.rs`) is checked here before anything is
+        // attempt: word `w` at `pos`. Its guard (`guard.rs`), as the plan
+        // checks it (`GuardCheck`), is checked first, before anything is
         // set up: an attempt that would fail it is not entered (it would
-        // change nothing, and take no step the budget could miss). Its
-        // squares are checked in order from `pos`; all of them when the
-        // drive is `guarded`, else the free ones; in a drop sweep the scan
-        // has checked the first already.
-        b.switch_to_block(native_block);
+        // change nothing, and take no step the budget could miss).
+        b.switch_to_block(attempt);
         let next_w = b.ins().iadd_imm_s(w, 1);
-        let enter = b.create_block();
         let failed = args(&[pos, next_w, w_end, piece, steps]);
-        let cells = field(b, ptr, offset_of!(Drive, guard_cells));
+        let native_block = b.create_block();
+        let checks = field(b, ptr, offset_of!(Drive, guard_checks));
         let guards = b.create_block();
-        b.ins().brif(cells, guards, &[], enter, &[]);
+        b.ins().brif(checks, guards, &[], native_block, &[]);
 
         b.switch_to_block(guards);
-        let guard = offset_of!(MoveWordCode, guard) as i32;
-        let guarded = field(b, I8, offset_of!(Drive, guarded));
-        let len = b.ins().load(I32, own, word, guard + offset_of!(Guard, len) as i32);
-        let free = b.ins().load(I32, own, word, guard + offset_of!(Guard, free) as i32);
-        let n = b.ins().select(guarded, len, free);
-        let scanned = field(b, I32, offset_of!(Drive, drop_requires));
-        let scanned = b.ins().icmp_imm_s(IntCC::NotEqual, scanned, 0);
-        let first = b.ins().uextend(I32, scanned);
-        let some = b.ins().icmp(IntCC::UnsignedGreaterThan, n, first);
+        let index = b.ins().uextend(I64, w);
+        let index = b.ins().imul_imm_s(index, std::mem::size_of::<GuardCheck>() as i64);
+        let check = b.ins().iadd(checks, index);
+        let n = b.ins().load(I32, own, check, offset_of!(GuardCheck, n) as i32);
         // squares[i](here): the guard's square i, from `here`.
         let squares = [(); GUARD_LEN].map(|_| block(b, &[I32]));
-        b.ins().brif(some, squares[0], &args(&[pos]), enter, &[]);
+        b.ins().brif(n, squares[0], &args(&[pos]), native_block, &[]);
         for (i, &square) in squares.iter().enumerate() {
-            let [go, step, link] = [(); 3].map(|_| b.create_block());
+            let [step, more] = [(); 2].map(|_| b.create_block());
             let test = block(b, &[I32]);
             b.switch_to_block(square);
             let here = b.block_params(square)[0];
-            if i == 0 {
-                // A drop sweep's scan has checked the first square (its
-                // guard's first square does not step: `here` stays).
-                b.ins().brif(scanned, squares[1], &args(&[here]), go, &[]);
-            } else {
-                let more = b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, i as i64);
-                b.ins().brif(more, go, &[], enter, &[]);
-            }
-            b.switch_to_block(go);
-            let at = guard + (i * std::mem::size_of::<GuardSquare>()) as i32;
-            let dir = b.ins().load(I32, own, word, at + offset_of!(GuardSquare, dir) as i32);
-            let classes = b.ins().load(I32, own, word, at + offset_of!(GuardSquare, classes) as i32);
+            let at = offset_of!(GuardCheck, dirs) + i * std::mem::size_of::<u32>();
+            let dir = b.ins().load(I32, own, check, at as i32);
             let stays = b.ins().icmp_imm_s(IntCC::Equal, dir, NO_STEP as i64);
             b.ins().brif(stays, test, &args(&[here]), step, &[]);
 
             // A step along the direction as the player to move sees it
-            // (`Board::step`): no link, and the word would fail. The
-            // table covers every square and direction asked (or is null).
+            // (`Board::step`): no link, and the word would fail.
             b.switch_to_block(step);
             let walk = field(b, ptr, offset_of!(Drive, guard_walk));
-            b.ins().brif(walk, link, &[], enter, &[]);
-
-            b.switch_to_block(link);
             let positions = field(b, I64, offset_of!(Drive, walk_positions));
             let dir = b.ins().uextend(I64, dir);
             let row = b.ins().imul(dir, positions);
@@ -286,9 +252,10 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
             b.ins().brif(linked, test, &args(&[to]), head, &failed);
 
             // Its content's class (empty, the player's, another's) must
-            // be one of `classes`; every square is a cell of `cells`.
+            // be one of the square's classes.
             b.switch_to_block(test);
             let here = b.block_params(test)[0];
+            let cells = field(b, ptr, offset_of!(Drive, guard_cells));
             let here64 = b.ins().uextend(I64, here);
             let off = b.ins().ishl_imm_s(here64, 2);
             let p = b.ins().iadd(cells, off);
@@ -300,18 +267,37 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
             let foreign = b.ins().band(foreign, taken);
             let (taken, foreign) = (b.ins().uextend(I32, taken), b.ins().uextend(I32, foreign));
             let class = b.ins().iadd(taken, foreign);
+            let at = offset_of!(GuardCheck, classes) + i * std::mem::size_of::<u32>();
+            let classes = b.ins().load(I32, own, check, at as i32);
             let bit = b.ins().ushr(classes, class);
             let pass = b.ins().band_imm_s(bit, 1);
+            b.ins().brif(pass, more, &[], head, &failed);
+            b.switch_to_block(more);
             match squares.get(i + 1) {
-                Some(&next) => b.ins().brif(pass, next, &args(&[here]), head, &failed),
-                None => b.ins().brif(pass, enter, &[], head, &failed),
-            };
+                Some(&next) => {
+                    let left = b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, i as i64 + 1);
+                    b.ins().brif(left, next, &args(&[here]), native_block, &[]);
+                }
+                None => {
+                    b.ins().jump(native_block, &[]);
+                }
+            }
         }
 
-        b.switch_to_block(enter);
-        // Loaded again: kept in a register across the guard it would be
-        // spilled.
+        // The word is entered, natively when it can be.
+        b.switch_to_block(native_block);
+        let words = field(b, ptr, offset_of!(Drive, words));
+        let size = std::mem::size_of::<MoveWordCode>() as i64;
+        let index = b.ins().uextend(I64, w);
+        let index = b.ins().imul_imm_s(index, size);
+        let word = b.ins().iadd(words, index);
         let f = b.ins().load(ptr, own, word, offset_of!(MoveWordCode, native) as i32);
+        let none = b.ins().icmp_imm_s(IntCC::Equal, f, 0);
+        let enter = b.create_block();
+        let not_native = b.ins().iconst(I32, DRIVE_NOT_NATIVE as i64);
+        b.ins().brif(none, exit, &args(&[not_native, pos, w, w_end, piece, steps]), enter, &[]);
+
+        b.switch_to_block(enter);
         let move_type = b.ins().load(I32, own, word, offset_of!(MoveWordCode, move_type) as i32);
         b.ins().store(game_mem, pos, game, gen(offset_of!(Context, from)));
         b.ins().store(here_mem, pos, game, gen(offset_of!(Context, here)));
