@@ -11,7 +11,7 @@
 use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::jit::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords};
+use crate::jit::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords, PlanLoop};
 use crate::vm::{direct, word, Vm};
 
 /// The state move words see.
@@ -67,6 +67,8 @@ struct Plan {
     guards: bool,
     checks: [Vec<GuardCheck>; 2],
     max_dir: Option<u32>,
+    /// Its own generator loop, once it has run often.
+    own_loop: PlanLoop,
 }
 
 /// What a plan depends on: the pieces and move lists declared, the code
@@ -196,6 +198,9 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
     // A kept plan is shared, not moved: a nested generation may keep
     // others meanwhile.
     if let Some(plan) = vm.game.gen.settled_plans.iter().find(|p| p.key == Some(key)).cloned() {
+        if plan.guards {
+            plan.own_loop.note_use(vm, &plan.words, [&plan.moves, &plan.drops], &plan.checks);
+        }
         return run_batch(vm, &plan, types);
     }
     let plan = make_plan(vm, key);
@@ -274,6 +279,7 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
     plan.guards = false;
     plan.checks.iter_mut().for_each(Vec::clear);
     plan.max_dir = None;
+    plan.own_loop = PlanLoop::default();
     g.spare_plans.push(plan);
 }
 
@@ -287,7 +293,7 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
     if plan.moves.iter().any(|[start, end]| start < end) {
         let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions);
         if plan.guards {
-            batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir);
+            batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir, &plan.own_loop);
         }
         sweep(vm, batch, plan, &mut d, false)?;
     }
@@ -297,7 +303,7 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> Vm
         if span[0] < span[1] {
             let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions).drops(&plan.words, span, t as i32 | for_player);
             if plan.guards {
-                batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir);
+                batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir, &plan.own_loop);
             }
             sweep(vm, batch, plan, &mut d, true)?;
         }

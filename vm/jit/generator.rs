@@ -15,7 +15,9 @@
 //! never the game state (the generator sets `from`, `here`… itself).
 
 use super::guard::{Guard, GUARD_CALLS, GUARD_CELLS, GUARD_LEN, GUARD_STEPS};
+use super::translate::{self, Driver};
 use super::{JitCtx, JitMode, NativeFn, DEOPT, NATIVE_FRAMES};
+use std::cell::Cell;
 use crate::error::{ErrorKind, VmError};
 use crate::vm::{Frame, StackFrame, Vm, HOST_RETURN};
 
@@ -83,6 +85,45 @@ pub(crate) fn guard_checks(words: &[MoveWordCode], drops: &[[u32; 2]]) -> [Vec<G
     })
 }
 
+/// A plan's own generator loop (`translate::driver` with the plan's
+/// shape), made once the plan has run `PLAN_LOOP_USES` times, so that a
+/// plan made anew at every generation never costs a compilation.
+#[derive(Default)]
+pub(crate) struct PlanLoop {
+    uses: Cell<u32>,
+    /// The loop, and the number of positions it was made for.
+    made: Cell<Option<(Driver, u64)>>,
+}
+
+const PLAN_LOOP_USES: u32 = 32;
+
+impl PlanLoop {
+    /// Counts a use of the plan of `words` (its move and drop spans,
+    /// `checks` its guards as `guard_checks` made them), making its loop
+    /// when due.
+    pub(crate) fn note_use(&self, vm: &mut Vm, words: &[MoveWordCode], spans: [&[[u32; 2]]; 2], checks: &[Vec<GuardCheck>; 2]) {
+        let uses = self.uses.get();
+        if uses > PLAN_LOOP_USES {
+            return;
+        }
+        self.uses.set(uses + 1);
+        if uses < PLAN_LOOP_USES || vm.jit.mode == JitMode::Off {
+            return;
+        }
+        let mut followed = vec![false; words.len()];
+        for &[start, end] in spans.iter().flat_map(|s| s.iter()) {
+            for w in start..end.saturating_sub(1) {
+                if let Some(f) = followed.get_mut(w as usize) {
+                    *f = true;
+                }
+            }
+        }
+        let positions = vm.game.board.positions as u64;
+        let shape = translate::PlanShape { checks: &checks[1], followed: &followed, positions };
+        self.made.set(vm.jit.plan_driver(&shape).map(|f| (f, positions)));
+    }
+}
+
 /// `Drive::drop_requires`.
 pub(crate) const DROP_EMPTY: u32 = 1;
 pub(crate) const DROP_TAKEN: u32 = 2;
@@ -147,6 +188,8 @@ pub(crate) struct Drive {
     pub reserve: u64,
     /// Attempts entered.
     pub entries: u64,
+    /// The loop that runs it: its plan's own, or (`None`) the generic one.
+    pub driver: Option<Driver>,
 }
 
 impl Drive {
@@ -179,6 +222,7 @@ impl Drive {
             steps: 0,
             reserve: 0,
             entries: 0,
+            driver: None,
         }
     }
 
@@ -302,8 +346,9 @@ impl MoveWords {
     }
 
     /// Sets up the guards of sweep `d`, from a plan's `checks`
-    /// (`guard_checks`), whose steps go along directions up to `max_dir`.
-    pub(crate) fn prepare_guards(&self, vm: &Vm, d: &mut Drive, checks: &[Vec<GuardCheck>; 2], max_dir: Option<u32>) {
+    /// (`guard_checks`), whose steps go along directions up to `max_dir`,
+    /// and its own loop when it has one made for what the sweep checks.
+    pub(crate) fn prepare_guards(&self, vm: &Vm, d: &mut Drive, checks: &[Vec<GuardCheck>; 2], max_dir: Option<u32>, own: &PlanLoop) {
         // A closed batch never enters the native loop, which alone reads them.
         if self.caller.is_none() {
             return;
@@ -329,6 +374,7 @@ impl MoveWords {
         d.guard_walk = board.walk[block..].as_ptr();
         d.walk_positions = board.positions as u64;
         d.player = vm.game.gen.player;
+        d.driver = own.made.get().filter(|&(_, positions)| guarded && positions == d.walk_positions).map(|(f, _)| f);
     }
 
     /// Runs the sweep `d` natively from its cursor until an attempt needs
@@ -336,7 +382,7 @@ impl MoveWords {
     /// the driver sets `from`, `here`, the piece and the move type of
     /// each attempt.
     pub(crate) fn drive(&mut self, vm: &mut Vm, d: &mut Drive) -> DriveEnd {
-        let Some(driver) = vm.jit.driver else { return DriveEnd::Unavailable };
+        let Some(driver) = d.driver.or(vm.jit.driver) else { return DriveEnd::Unavailable };
         if self.caller.is_none() {
             return DriveEnd::Unavailable;
         }

@@ -28,7 +28,7 @@ use crate::ops::Addr;
 use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::{HashMap, HashSet};
-pub(crate) use generator::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords};
+pub(crate) use generator::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords, PlanLoop};
 
 /// When colon definitions get native code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +171,12 @@ pub struct Jit {
     /// How many times all native code was thrown away: what was built on
     /// it (a generation's plan) is stale when this moved.
     pub(crate) epoch: u32,
+    /// Generator loops made for plans (`plan_driver`).
+    plan_loops: u32,
 }
+
+/// The most generator loops made for plans in one VM.
+const PLAN_LOOPS: u32 = 64;
 
 impl Jit {
     pub fn new(mode: JitMode) -> Jit {
@@ -205,7 +210,7 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0 }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: 0 }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -222,11 +227,27 @@ impl Jit {
             let builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
             let mut module = JITModule::new(builder);
             self.trampoline = Some(translate::trampoline(&mut module)?);
-            self.driver = Some(translate::driver(&mut module)?);
+            self.driver = Some(translate::driver(&mut module, None)?);
             self.module = Some(module);
         }
         self.module.as_mut()
     }
+}
+
+impl Jit {
+    /// A generator loop made for a plan of this shape (see
+    /// `translate::driver`); `None` when it cannot be made, or when
+    /// `PLAN_LOOPS` have been (code is never freed, and plans made over
+    /// and over, as filters come and go, must not grow it without end).
+    pub(in crate::jit) fn plan_driver(&mut self, shape: &translate::PlanShape) -> Option<translate::Driver> {
+        if self.plan_loops >= PLAN_LOOPS {
+            return None;
+        }
+        self.plan_loops += 1;
+        let module = self.module()?;
+        translate::driver(module, Some(shape))
+    }
+
 }
 
 impl Drop for Jit {

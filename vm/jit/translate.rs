@@ -17,7 +17,7 @@
 mod driver;
 mod game;
 
-pub(super) use driver::{driver, Driver};
+pub(super) use driver::{driver, Driver, PlanShape};
 
 use super::helpers::{self, Helper, REFUSE};
 use super::shape::{Effect, Shape, Shapes};

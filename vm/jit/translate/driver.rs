@@ -15,12 +15,12 @@ use crate::game::generate::Context;
 use crate::game::moves::NOT_PARTIAL;
 use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::jit::generator::{Drive, GuardCheck, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_NOT_NATIVE, DRIVE_PENDING, DROP_EMPTY};
-use crate::jit::guard::{GUARD_LEN, NO_STEP};
+use crate::jit::guard::{ANY_CLASS, EMPTY_CLASS, FOREIGN_CLASS, FRIEND_CLASS, GUARD_LEN, NO_STEP};
 use crate::jit::{JitCtx, DONE, VERIFY};
 use crate::vm::Vm;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
-use cranelift_codegen::ir::{BlockArg, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 use cranelift_jit::JITModule;
 use cranelift_module::Module;
@@ -33,9 +33,25 @@ fn gen(field: usize) -> i32 {
     (offset_of!(Game, gen) + field) as i32
 }
 
-pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
+/// What a plan's own loop is made for (`driver`): its words' guards as
+/// checked when the drive is `guarded` (`GuardCheck`), by word; which
+/// words have another word of their span after them; the board's number
+/// of positions, a row of `Board::walk` per direction.
+pub(in crate::jit) struct PlanShape<'a> {
+    pub checks: &'a [GuardCheck],
+    pub followed: &'a [bool],
+    pub positions: u64,
+}
+
+/// The generator's loop: the generic one (`shape` None), which reads the
+/// guards from the drive, or one made for a plan, its guards compiled in:
+/// each word's, with its directions and classes as constants, then the
+/// next word's, so that an attempt that fails its guard costs a few
+/// instructions.
+pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) -> Option<Driver> {
     let ptr = module.target_config().pointer_type();
-    let code = super::entry_function(module, "the generator's loop", |b, native, c, d| {
+    let what = if shape.is_some() { "a plan's generator loop" } else { "the generator's loop" };
+    let code = super::entry_function(module, what, |b, native, c, d| {
         // The drive and the VM's fields are Rust's, touched by no move word
         // (`drive` is on the generator's stack; the two `Vm` fields are
         // rewritten before every attempt anyway).
@@ -206,55 +222,25 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
         let end = b.ins().load(I32, own, span, 4);
         b.ins().jump(head, &args(&[p, start, end, content, steps]));
 
-        // attempt: word `w` at `pos`. Its guard (`guard.rs`), as the plan
-        // checks it (`GuardCheck`), is checked first, before anything is
-        // set up: an attempt that would fail it is not entered (it would
-        // change nothing, and take no step the budget could miss).
+        // attempt: word `w` at `pos`. Its guard (`guard.rs`) is checked
+        // first, before anything is set up: an attempt that would fail it
+        // is not entered (it would change nothing, and take no step the
+        // budget could miss). Each square is `here` stepped along a
+        // direction as the player to move sees it (`Board::step`; no link,
+        // and the word would fail), whose content's class (empty, the
+        // player's, another's) must be one of the square's.
+        // native_block(w): word `w` is entered, natively when it can be.
+        let native_block = block(b, &[I32]);
         b.switch_to_block(attempt);
-        let next_w = b.ins().iadd_imm_s(w, 1);
-        let failed = args(&[pos, next_w, w_end, piece, steps]);
-        let native_block = b.create_block();
-        let checks = field(b, ptr, offset_of!(Drive, guard_checks));
-        let guards = b.create_block();
-        b.ins().brif(checks, guards, &[], native_block, &[]);
-
-        b.switch_to_block(guards);
-        let index = b.ins().uextend(I64, w);
-        let index = b.ins().imul_imm_s(index, std::mem::size_of::<GuardCheck>() as i64);
-        let check = b.ins().iadd(checks, index);
-        let n = b.ins().load(I32, own, check, offset_of!(GuardCheck, n) as i32);
-        // squares[i](here): the guard's square i, from `here`.
-        let squares = [(); GUARD_LEN].map(|_| block(b, &[I32]));
-        b.ins().brif(n, squares[0], &args(&[pos]), native_block, &[]);
-        for (i, &square) in squares.iter().enumerate() {
-            let [step, more] = [(); 2].map(|_| b.create_block());
-            let test = block(b, &[I32]);
-            b.switch_to_block(square);
-            let here = b.block_params(square)[0];
-            let at = offset_of!(GuardCheck, dirs) + i * std::mem::size_of::<u32>();
-            let dir = b.ins().load(I32, own, check, at as i32);
-            let stays = b.ins().icmp_imm_s(IntCC::Equal, dir, NO_STEP as i64);
-            b.ins().brif(stays, test, &args(&[here]), step, &[]);
-
-            // A step along the direction as the player to move sees it
-            // (`Board::step`): no link, and the word would fail.
-            b.switch_to_block(step);
+        let step = |b: &mut FunctionBuilder, row: Value, here: Value| {
             let walk = field(b, ptr, offset_of!(Drive, guard_walk));
-            let positions = field(b, I64, offset_of!(Drive, walk_positions));
-            let dir = b.ins().uextend(I64, dir);
-            let row = b.ins().imul(dir, positions);
             let here64 = b.ins().uextend(I64, here);
             let index = b.ins().iadd(row, here64);
             let off = b.ins().ishl_imm_s(index, 2);
             let p = b.ins().iadd(walk, off);
-            let to = b.ins().load(I32, in_region(Region::Tables), p, 0);
-            let linked = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, to, 0);
-            b.ins().brif(linked, test, &args(&[to]), head, &failed);
-
-            // Its content's class (empty, the player's, another's) must
-            // be one of the square's classes.
-            b.switch_to_block(test);
-            let here = b.block_params(test)[0];
+            b.ins().load(I32, in_region(Region::Tables), p, 0)
+        };
+        let content_of = |b: &mut FunctionBuilder, here: Value| {
             let cells = field(b, ptr, offset_of!(Drive, guard_cells));
             let here64 = b.ins().uextend(I64, here);
             let off = b.ins().ishl_imm_s(here64, 2);
@@ -262,30 +248,56 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
             let content = b.ins().load(I32, data(), p, 0);
             let player = field(b, I32, offset_of!(Drive, player));
             let owner = b.ins().band_imm_s(content, PLAYER_MASK as i64);
-            let taken = b.ins().icmp_imm_s(IntCC::NotEqual, content, 0);
-            let foreign = b.ins().icmp(IntCC::NotEqual, owner, player);
-            let foreign = b.ins().band(foreign, taken);
-            let (taken, foreign) = (b.ins().uextend(I32, taken), b.ins().uextend(I32, foreign));
-            let class = b.ins().iadd(taken, foreign);
-            let at = offset_of!(GuardCheck, classes) + i * std::mem::size_of::<u32>();
-            let classes = b.ins().load(I32, own, check, at as i32);
-            let bit = b.ins().ushr(classes, class);
-            let pass = b.ins().band_imm_s(bit, 1);
-            b.ins().brif(pass, more, &[], head, &failed);
-            b.switch_to_block(more);
-            match squares.get(i + 1) {
-                Some(&next) => {
-                    let left = b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, i as i64 + 1);
-                    b.ins().brif(left, next, &args(&[here]), native_block, &[]);
-                }
-                None => {
-                    b.ins().jump(native_block, &[]);
+            (content, owner, player)
+        };
+        match shape {
+            None => generic_guards(b, &GuardBlocks { attempt_w: w, pos, w_end, piece, steps, head, native_block, own, ptr }, &step, &content_of, &field),
+            Some(shape) => {
+                let words: Vec<_> = shape.checks.iter().map(|_| b.create_block()).collect();
+                let table: Vec<_> = words.iter().map(|&w| b.func.dfg.block_call(w, &[])).collect();
+                let default = b.func.dfg.block_call(native_block, &[BlockArg::Value(w)]);
+                let jt = b.create_jump_table(JumpTableData::new(default, &table));
+                b.ins().br_table(w, jt);
+                for (i, (check, &word)) in shape.checks.iter().zip(&words).enumerate() {
+                    b.switch_to_block(word);
+                    let failed = block(b, &[]);
+                    let mut here = pos;
+                    for k in 0..check.n as usize {
+                        if check.dirs[k] != NO_STEP {
+                            let row = b.ins().iconst(I64, (check.dirs[k] as u64 * shape.positions) as i64);
+                            let to = step(b, row, here);
+                            let linked = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, to, 0);
+                            let on = b.create_block();
+                            b.ins().brif(linked, on, &[], failed, &[]);
+                            b.switch_to_block(on);
+                            here = to;
+                        }
+                        let (content, owner, player) = content_of(b, here);
+                        if let Some(pass) = class_test(b, check.classes[k], content, owner, player) {
+                            let on = b.create_block();
+                            b.ins().brif(pass, on, &[], failed, &[]);
+                            b.switch_to_block(on);
+                        }
+                    }
+                    let w_const = b.ins().iconst(I32, i as i64);
+                    b.ins().jump(native_block, &[BlockArg::Value(w_const)]);
+                    b.switch_to_block(failed);
+                    match (shape.followed.get(i), words.get(i + 1)) {
+                        (Some(true), Some(&next)) => {
+                            b.ins().jump(next, &[]);
+                        }
+                        _ => {
+                            let after = b.ins().iconst(I32, i as i64 + 1);
+                            b.ins().jump(head, &args(&[pos, after, w_end, piece, steps]));
+                        }
+                    }
                 }
             }
         }
 
-        // The word is entered, natively when it can be.
         b.switch_to_block(native_block);
+        let w = b.block_params(native_block)[0];
+        let next_w = b.ins().iadd_imm_s(w, 1);
         let words = field(b, ptr, offset_of!(Drive, words));
         let size = std::mem::size_of::<MoveWordCode>() as i64;
         let index = b.ins().uextend(I64, w);
@@ -359,4 +371,125 @@ pub(in crate::jit) fn driver(module: &mut JITModule) -> Option<Driver> {
     })?;
     // SAFETY: built with the signature of `Driver`.
     Some(unsafe { std::mem::transmute::<*const u8, Driver>(code) })
+}
+
+/// What the generic guard check jumps between.
+struct GuardBlocks {
+    attempt_w: Value,
+    pos: Value,
+    w_end: Value,
+    piece: Value,
+    steps: Value,
+    head: Block,
+    native_block: Block,
+    own: MemFlagsData,
+    ptr: Type,
+}
+
+/// The guard of word `attempt_w`, read from the drive's checks (null: none
+/// is checked).
+fn generic_guards(
+    b: &mut FunctionBuilder,
+    g: &GuardBlocks,
+    step: &dyn Fn(&mut FunctionBuilder, Value, Value) -> Value,
+    content_of: &dyn Fn(&mut FunctionBuilder, Value) -> (Value, Value, Value),
+    field: &dyn Fn(&mut FunctionBuilder, Type, usize) -> Value,
+) {
+    let ptr = g.ptr;
+    let w = g.attempt_w;
+    let args = |xs: &[Value]| xs.iter().map(|&x| BlockArg::Value(x)).collect::<Vec<_>>();
+    let next_w = b.ins().iadd_imm_s(w, 1);
+    let failed = args(&[g.pos, next_w, g.w_end, g.piece, g.steps]);
+    let enter = args(&[w]);
+    let checks = field(b, ptr, offset_of!(Drive, guard_checks));
+    let guards = b.create_block();
+    b.ins().brif(checks, guards, &[], g.native_block, &enter);
+
+    b.switch_to_block(guards);
+    let index = b.ins().uextend(I64, w);
+    let index = b.ins().imul_imm_s(index, std::mem::size_of::<GuardCheck>() as i64);
+    let check = b.ins().iadd(checks, index);
+    let n = b.ins().load(I32, g.own, check, offset_of!(GuardCheck, n) as i32);
+    // squares[i](here): the guard's square i, from `here`.
+    let squares: Vec<_> = (0..GUARD_LEN).map(|_| {
+        let s = b.create_block();
+        b.append_block_param(s, I32);
+        s
+    }).collect();
+    b.ins().brif(n, squares[0], &args(&[g.pos]), g.native_block, &enter);
+    for (i, &square) in squares.iter().enumerate() {
+        let [stepping, more] = [(); 2].map(|_| b.create_block());
+        let test = b.create_block();
+        b.append_block_param(test, I32);
+        b.switch_to_block(square);
+        let here = b.block_params(square)[0];
+        let at = offset_of!(GuardCheck, dirs) + i * std::mem::size_of::<u32>();
+        let dir = b.ins().load(I32, g.own, check, at as i32);
+        let stays = b.ins().icmp_imm_s(IntCC::Equal, dir, NO_STEP as i64);
+        b.ins().brif(stays, test, &args(&[here]), stepping, &[]);
+
+        b.switch_to_block(stepping);
+        let positions = field(b, I64, offset_of!(Drive, walk_positions));
+        let dir = b.ins().uextend(I64, dir);
+        let row = b.ins().imul(dir, positions);
+        let to = step(b, row, here);
+        let linked = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, to, 0);
+        b.ins().brif(linked, test, &args(&[to]), g.head, &failed);
+
+        b.switch_to_block(test);
+        let here = b.block_params(test)[0];
+        let (content, owner, player) = content_of(b, here);
+        let taken = b.ins().icmp_imm_s(IntCC::NotEqual, content, 0);
+        let foreign = b.ins().icmp(IntCC::NotEqual, owner, player);
+        let foreign = b.ins().band(foreign, taken);
+        let (taken, foreign) = (b.ins().uextend(I32, taken), b.ins().uextend(I32, foreign));
+        let class = b.ins().iadd(taken, foreign);
+        let at = offset_of!(GuardCheck, classes) + i * std::mem::size_of::<u32>();
+        let classes = b.ins().load(I32, g.own, check, at as i32);
+        let bit = b.ins().ushr(classes, class);
+        let pass = b.ins().band_imm_s(bit, 1);
+        b.ins().brif(pass, more, &[], g.head, &failed);
+        b.switch_to_block(more);
+        match squares.get(i + 1) {
+            Some(&next) => {
+                let left = b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, i as i64 + 1);
+                b.ins().brif(left, next, &args(&[here]), g.native_block, &enter);
+            }
+            None => {
+                b.ins().jump(g.native_block, &enter);
+            }
+        }
+    }
+}
+
+/// Whether `content` (its `owner`) is of one of `classes` for `player`,
+/// as the generic check's class bit says; `None` when every content is.
+fn class_test(b: &mut FunctionBuilder, classes: u32, content: Value, owner: Value, player: Value) -> Option<Value> {
+    use IntCC::{Equal, NotEqual};
+    let empty = |b: &mut FunctionBuilder| b.ins().icmp_imm_s(Equal, content, 0);
+    let taken = |b: &mut FunctionBuilder| b.ins().icmp_imm_s(NotEqual, content, 0);
+    let mine = |b: &mut FunctionBuilder| b.ins().icmp(Equal, owner, player);
+    let other = |b: &mut FunctionBuilder| b.ins().icmp(NotEqual, owner, player);
+    Some(match classes & ANY_CLASS {
+        ANY_CLASS => return None,
+        EMPTY_CLASS => empty(b),
+        c if c == FRIEND_CLASS | FOREIGN_CLASS => taken(b),
+        FRIEND_CLASS => {
+            let (t, m) = (taken(b), mine(b));
+            b.ins().band(t, m)
+        }
+        FOREIGN_CLASS => {
+            let (t, o) = (taken(b), other(b));
+            b.ins().band(t, o)
+        }
+        c if c == EMPTY_CLASS | FRIEND_CLASS => {
+            let (e, m) = (empty(b), mine(b));
+            b.ins().bor(e, m)
+        }
+        c if c == EMPTY_CLASS | FOREIGN_CLASS => {
+            let (e, o) = (empty(b), other(b));
+            b.ins().bor(e, o)
+        }
+        _ => b.ins().iconst(I8, 0),
+    })
 }
