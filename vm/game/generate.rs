@@ -462,6 +462,7 @@ impl Recorded {
     }
 
     /// The word a code names, and whether the move is added after it.
+    #[inline(always)]
     pub fn from_code(code: i32) -> Option<(Recorded, bool)> {
         use Recorded::*;
         let then_add = code & Self::THEN_ADD != 0;
@@ -483,6 +484,7 @@ impl Vm {
     /// With `then_add`, the move is added after the edit, as `add-move`
     /// right after the word would (a move of this one edit goes into the
     /// list directly).
+    #[inline(always)]
     pub fn record_fast(&mut self, what: Recorded, a: i32, b: i32, then_add: bool) -> bool {
         let g = &mut self.game.gen;
         if !g.active {
@@ -767,6 +769,7 @@ fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
 }
 
 /// The move being built goes into the list; the next starts empty.
+#[inline]
 fn commit_move(game: &mut Game, pass: bool) {
     let g = &mut game.gen;
     game.store.add(&g.actions, g.move_type, g.partial, pass);

@@ -109,17 +109,35 @@ pub unsafe extern "C" fn direct(ctx: *mut JitCtx, id: i32, at: i32, a: i32, b: i
 }
 
 /// A direct word that only records an edit or adds the move while moves
-/// are generated (`Recorded`, by its code; with `THEN_ADD`, the edit and
-/// the `add-move` after it): done (0), or `REFUSE` with nothing done, for
-/// the interpreter to run the word.
-pub unsafe extern "C" fn record(ctx: *mut JitCtx, what: i32, _: i32, a: i32, b: i32) -> i64 {
+/// are generated (`Recorded`, by its code `CODE`; with `THEN_ADD`, the
+/// edit and the `add-move` after it): done (0), or `REFUSE` with nothing
+/// done, for the interpreter to run the word. One function per code, so
+/// that what the code says is decided when it is compiled: a generation
+/// records at every move.
+pub unsafe extern "C" fn record<const CODE: i32>(ctx: *mut JitCtx, _: i32, _: i32, a: i32, b: i32) -> i64 {
     use crate::game::generate::Recorded;
     let vm = unsafe { vm(ctx) };
-    match Recorded::from_code(what) {
+    match Recorded::from_code(CODE) {
         // The edit recorded, generation is on: adding the move cannot fail.
         Some((what, then_add)) if vm.record_fast(what, a, b, then_add) => 0,
         _ => REFUSE,
     }
+}
+
+/// `record` for this code.
+pub fn recorder(code: i32) -> *const () {
+    use crate::game::generate::Recorded;
+    const ADD: i32 = Recorded::THEN_ADD;
+    macro_rules! by_code {
+        ($($c:expr),*) => {
+            match code {
+                $(c if c == $c => record::<{ $c }> as *const (),)*
+                // Not a code (`Recorded::from_code` refuses it).
+                _ => record::<{ -1 }> as *const (),
+            }
+        };
+    }
+    by_code!(0, 1, 2, 3, 4, 5, 6, 7, 8, ADD, ADD | 1, ADD | 2, ADD | 3, ADD | 4, ADD | 5, ADD | 6, ADD | 7)
 }
 
 /// The entry of the word in DEFER slot `slot`, or `REFUSE` (an unset

@@ -1482,9 +1482,10 @@ impl<'a> Translator<'a> {
         let (helper, id) = match records {
             Some(what) if what != Recorded::AddMove && self.adds_move_next(at) => {
                 self.skip_next = true;
-                (helpers::record as *const (), what.code() | Recorded::THEN_ADD)
+                let code = what.code() | Recorded::THEN_ADD;
+                (helpers::recorder(code), code)
             }
-            Some(what) => (helpers::record as *const (), what.code()),
+            Some(what) => (helpers::recorder(what.code()), what.code()),
             None => (helpers::direct as *const (), id as i32),
         };
         let f = self.b.ins().iconst(self.ptr, helper as i64);
