@@ -319,6 +319,11 @@ impl Vm {
     /// Runs native code `f` (its call frame pushed): how it ended.
     fn jit_enter_native(&mut self, f: NativeFn) -> Entered {
         let (status, ip) = self.jit_call(f);
+        self.jit_ended(status, ip)
+    }
+
+    /// How native code that answered `status` (and `ip`) ended.
+    fn jit_ended(&mut self, status: u32, ip: Addr) -> Entered {
         if status == DEOPT {
             self.jit_deopted(ip);
         }
@@ -331,6 +336,7 @@ impl Vm {
     }
 
     /// Runs `f` on the VM's state: its status, and `ctx.ip` after it.
+    #[inline]
     fn jit_call(&mut self, f: NativeFn) -> (u32, Addr) {
         let ctx = self.jit.ctx;
         self.jit.entries += 1;
@@ -411,7 +417,14 @@ impl Vm {
         self.run_nesting += 1;
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let entered = self.jit_enter_native(f);
+        let (status, ip) = self.jit_call(f);
+        // The usual ending, returned through the host frame: nothing more
+        // to sort out.
+        if status == DONE {
+            self.run_nesting -= 1;
+            return Some(Ok(()));
+        }
+        let entered = self.jit_ended(status, ip);
         let result = self.after_native(entered, entry);
         let result = self.end_frame(result, base, rdepth);
         self.run_nesting -= 1;
