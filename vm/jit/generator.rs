@@ -74,7 +74,7 @@ pub(crate) fn guard_checks(words: &[MoveWordCode], drops: &[[u32; 2]]) -> [Vec<G
             let alone = drops.iter().any(|&[start, end]| start as usize == i && end as usize == i + 1);
             let scanned = alone && code.drop_scan != 0;
             let mut check = GuardCheck::default();
-            for sq in &g.squares[(scanned as usize).min(n)..n] {
+            for sq in g.squares.get((scanned as usize).min(n)..n).unwrap_or_default() {
                 let k = check.n as usize;
                 (check.dirs[k], check.classes[k]) = (sq.dir, sq.classes);
                 check.n += 1;

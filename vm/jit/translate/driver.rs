@@ -262,7 +262,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
                     b.switch_to_block(word);
                     let failed = block(b, &[]);
                     let mut here = pos;
-                    for k in 0..check.n as usize {
+                    for k in 0..(check.n as usize).min(GUARD_LEN) {
                         if check.dirs[k] != NO_STEP {
                             let row = b.ins().iconst(I64, (check.dirs[k] as u64 * shape.positions) as i64);
                             let to = step(b, row, here);
