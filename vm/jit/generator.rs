@@ -63,7 +63,7 @@ pub(crate) struct GuardCheck {
 
 /// The checks of a plan's `words` (`drops`: its drop spans), by word: when
 /// each attempt starts with a budget and stacks a guard's prefix cannot
-/// exhaust (index 1: `Drive::guarded`), every square of a guard; else the
+/// exhaust (index 1, as `MoveWords::prepare_guards` finds), every square of a guard; else the
 /// free ones. A drop sweep's scan checks the first square of a drop word
 /// alone in its sweep (`Guard::drop_scan`), which is left out.
 pub(crate) fn guard_checks(words: &[MoveWordCode], drops: &[[u32; 2]]) -> [Vec<GuardCheck>; 2] {

@@ -21,7 +21,7 @@
 //! before any step or push is exact either way (`Guard::free`); the others
 //! are skipped only when each attempt starts with a fresh budget and
 //! stacks that they cannot exhaust (the generator refills the budget per
-//! word), which `Drive::guarded` says.
+//! word), which `MoveWords::prepare_guards` finds out per sweep.
 //!
 //! Owns `Guard`, as the generator's loop reads it, and
 //! `Vm::move_word_guard`; reads the code, the dictionary and data space,
@@ -134,7 +134,7 @@ impl Guard {
 }
 
 /// The most a guard's prefix may nest calls, hold on the data stack and
-/// take steps: `Drive::guarded` asks the stacks and budget for this much
+/// take steps: `MoveWords::prepare_guards` asks the stacks and budget for this much
 /// room, so the prefix can neither overflow nor exhaust them.
 pub(crate) const GUARD_CALLS: u32 = 8;
 pub(crate) const GUARD_CELLS: u32 = 16;
