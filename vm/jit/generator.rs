@@ -76,7 +76,8 @@ pub(crate) fn guard_checks(words: &[MoveWordCode], drops: &[[u32; 2]]) -> [Vec<G
             let mut check = GuardCheck::default();
             for sq in g.squares.get((scanned as usize).min(n)..n).unwrap_or_default() {
                 let k = check.n as usize;
-                (check.dirs[k], check.classes[k]) = (sq.dir, sq.classes);
+                let (Some(dir), Some(classes)) = (check.dirs.get_mut(k), check.classes.get_mut(k)) else { break };
+                (*dir, *classes) = (sq.dir, sq.classes);
                 check.n += 1;
             }
             check
@@ -362,16 +363,15 @@ impl MoveWords {
         let block = symmetry * board.walk_stride as usize;
         let needed = max_dir.map_or(0, |dir| (dir as usize + 1) * board.positions);
         let on_board = !cells.is_null() && d.pos_end as i64 <= len as i64 && len as usize == board.positions;
-        if !on_board || block + needed > board.walk.len() {
-            return;
-        }
+        let walk = board.walk.get(block..).filter(|w| needed <= w.len());
+        let (true, Some(walk)) = (on_board, walk) else { return };
         let cfg = &vm.config;
         let fp = self.base + 1;
         let roomy = cfg.stack_depth > GUARD_CELLS + 1 && fp + GUARD_CALLS < cfg.return_depth;
         let guarded = self.refill.is_some_and(|(steps, _)| steps >= GUARD_STEPS) && roomy;
         d.guard_checks = checks[guarded as usize].as_ptr();
         d.guard_cells = cells;
-        d.guard_walk = board.walk[block..].as_ptr();
+        d.guard_walk = walk.as_ptr();
         d.walk_positions = board.positions as u64;
         d.player = vm.game.gen.player;
         d.driver = own.made.get().filter(|&(_, positions)| guarded && positions == d.walk_positions).map(|(f, _)| f);
