@@ -375,13 +375,20 @@ fn guarded_game(jit: JitMode, max_steps: u64, friends: bool) -> (Result<u64, Str
     vm.run_text("game", src.as_bytes()).expect("the game loads");
     vm.new_game().expect("the game starts");
     let perft = vm.perft(4).map_err(|e| e.to_string());
+    let texts = first_moves_afresh(&mut vm);
+    (perft, texts, vm.jit_entries())
+}
+
+/// The first player's moves in a new game, after whatever error the VM
+/// last met (none when the game cannot start again).
+fn first_moves_afresh(vm: &mut Vm) -> Vec<String> {
     vm.reset_after_error();
     vm.refill_steps();
-    let mut texts = Vec::new();
     if vm.new_game().is_ok() && vm.generate_turn().is_ok() {
-        texts = vm.move_texts();
+        vm.move_texts()
+    } else {
+        Vec::new()
     }
-    (perft, texts, vm.jit_entries())
 }
 
 /// Attempts that would fail their move word's guard are not entered, and
@@ -486,12 +493,7 @@ fn random_game_outcome(jit: JitMode, (body, body2): (&str, &str), drops: bool, m
     vm.new_game().map_err(|e| e.to_string())?;
     vm.refill_steps();
     let perft = vm.perft(2).map_err(|e| e.to_string());
-    vm.reset_after_error();
-    vm.refill_steps();
-    let mut texts = Vec::new();
-    if vm.new_game().is_ok() && vm.generate_turn().is_ok() {
-        texts = vm.move_texts();
-    }
+    let texts = first_moves_afresh(&mut vm);
     Ok((perft, texts, vm.take_warnings()))
 }
 

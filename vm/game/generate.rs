@@ -259,7 +259,7 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
 /// whose guard is only the test of its square a drop sweep's scan makes.
 fn scan_covers(plan: &Plan, i: usize) -> bool {
     let alone = plan.drops.iter().any(|&[start, end]| start as usize == i && end as usize == i + 1);
-    alone && plan.words[i].guard.scanned()
+    alone && plan.words.get(i).is_some_and(|w| w.guard.scanned())
 }
 
 /// Keeps a settled plan as it is (replacing an older one made from the

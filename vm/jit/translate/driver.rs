@@ -262,9 +262,9 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
                     b.switch_to_block(word);
                     let failed = block(b, &[]);
                     let mut here = pos;
-                    for k in 0..(check.n as usize).min(GUARD_LEN) {
-                        if check.dirs[k] != NO_STEP {
-                            let row = b.ins().iconst(I64, (check.dirs[k] as u64 * shape.positions) as i64);
+                    for (&dir, &classes) in check.dirs.iter().zip(&check.classes).take(check.n as usize) {
+                        if dir != NO_STEP {
+                            let row = b.ins().iconst(I64, (dir as u64 * shape.positions) as i64);
                             let to = step(b, row, here);
                             let linked = b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, to, 0);
                             let on = b.create_block();
@@ -273,7 +273,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
                             here = to;
                         }
                         let (content, owner, player) = content_of(b, here);
-                        if let Some(pass) = class_test(b, check.classes[k], content, owner, player) {
+                        if let Some(pass) = class_test(b, classes, content, owner, player) {
                             let on = b.create_block();
                             b.ins().brif(pass, on, &[], failed, &[]);
                             b.switch_to_block(on);
