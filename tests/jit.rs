@@ -225,6 +225,30 @@ fn off_compiles_nothing_and_auto_compiles_loops_at_once() {
     assert!(all.0 >= 2, "{all:?}");
 }
 
+/// Native code builds the board's layout in (its table of steps, the
+/// cells' address): a layout changed afterwards is the one every step
+/// reads, also when the change comes from a word native code called (here
+/// `{link}` adding a direction, which makes the table anew, then a step
+/// along it: a1 to a2, position 3).
+#[test]
+fn a_layout_changed_after_native_code_was_made_is_the_one_steps_read() {
+    let text = "{board 3 3 {grid} board}
+        {directions -1 0 {direction} n 1 0 {direction} s directions}
+        : walk ( pos xt -- pos' ) SWAP to EXECUTE DROP here ;
+        : walk-n ( pos -- pos' ) to n DROP here ;
+        : probe ( -- ) a1 walk-n . b1 walk-n . c1 walk-n . a3 walk-n . a1 ['] s walk . ;
+        probe probe
+        {link} n a1 c3  probe
+        : unlink-then-walk ( -- ) b1 walk-n . {unlink} b1 walk-n . ;
+        unlink-then-walk n b1  probe
+        : link-then-walk ( -- ) {link} ' a1 SWAP walk . b1 walk-n . ;
+        link-then-walk e a1 a2 e  probe";
+    let (interpreted, native, (compiled, _)) = both(100_000, text);
+    assert_eq!(interpreted, native);
+    assert!(compiled >= 3, "{compiled} definitions compiled");
+    assert_eq!(interpreted.output, "3 4 5 0 6 3 4 5 0 6 2 4 5 0 6 4 7 2 7 5 0 6 3 7 2 7 5 0 6 ");
+}
+
 /// A game whose move word `put` is `words`, its moves, warnings and error
 /// (generating the first turn, then a perft of 2) under one engine.
 fn game_outcome(jit: JitMode, strict: bool, words: &str) -> GameOutcome {

@@ -38,6 +38,10 @@ pub struct Board {
     pub complete: bool,
     /// Row 1 is the top row (`$flipGrid ON`).
     pub flipped: bool,
+    /// Counts the changes of the layout (positions, directions, links,
+    /// symmetries): native code compiled with the layout built in is
+    /// thrown away at each (`Vm::change_layout`), which this checks.
+    pub layout: u32,
     /// Addresses of the `{clock}` cells: board variables that are cloned
     /// with the board but are no part of the position's identity (its
     /// Zobrist key), such as a move counter.
@@ -89,6 +93,7 @@ impl Board {
         if let Some(d) = self.direction_named(name) {
             return d;
         }
+        self.layout += 1;
         self.directions.push(name.to_string());
         self.links.extend(std::iter::repeat_n(-1, self.positions));
         for row in &mut self.symmetry {
@@ -110,6 +115,7 @@ impl Board {
         if !self.valid(from) {
             return;
         }
+        self.layout += 1;
         let i = dir as usize * self.positions + from as usize;
         if let Some(slot) = self.links.get_mut(i) {
             *slot = to;
@@ -152,6 +158,7 @@ impl Board {
 
     /// The player with this index walks `d1` as `d2`.
     pub fn set_symmetry(&mut self, player_index: usize, d1: u32, d2: u32) {
+        self.layout += 1;
         let n = self.directions.len() as u32;
         while self.symmetry.len() <= player_index {
             self.symmetry.push((0..n).collect());

@@ -108,18 +108,23 @@ impl Vm {
     /// The board's positions and directions stay as they are while moves
     /// are generated (the generator reads its tables through the whole
     /// generation).
-    fn layout_fixed(&self, word: &str) -> VmResult<()> {
+    /// Called before each change of the board's layout: an error while
+    /// moves are generated; else native code built on the layout is
+    /// thrown away.
+    fn change_layout(&mut self, word: &str) -> VmResult<()> {
         if self.game.gen.active {
             return Err(err(format!("`{word}` changes the board's layout, which cannot change while moves are being generated")));
         }
+        self.jit_layout_changed();
         Ok(())
     }
 
     fn add_position(&mut self, name: String) -> VmResult<()> {
-        self.layout_fixed("{position}")?;
+        self.change_layout("{position}")?;
         let b = &mut self.game.board;
         let pos = b.positions as i32;
         b.positions += 1;
+        b.layout += 1;
         b.names.push(name.clone());
         self.define_constant(&name, pos);
         Ok(())
@@ -399,10 +404,12 @@ pub fn register(vm: &mut Vm) {
             }
             let cells = vm.mem.allot_cells_zeroed(n * 4)?;
             vm.game.decl.board_parts.push((cells as i32, n * 4));
+            vm.jit_layout_changed();
             let b = &mut vm.game.board;
             b.cells = cells;
             b.region_len = vm.mem.here - b.region;
             b.complete = true;
+            b.layout += 1;
             vm.game.decl.board = false;
             Ok(())
         }),
@@ -424,7 +431,7 @@ pub fn register(vm: &mut Vm) {
                 return Err(err("`{direction}` needs a `{grid}` board and belongs inside `{directions … directions}`"));
             }
             let is_new = b.direction_named(&name).is_none();
-            vm.layout_fixed("{direction}")?;
+            vm.change_layout("{direction}")?;
             let d = vm.game.board.add_direction(&name);
             let b = &mut vm.game.board;
             for r in 0..b.rows {
@@ -444,7 +451,7 @@ pub fn register(vm: &mut Vm) {
             let from = vm.read_position("{link}")?;
             let to = vm.read_position("{link}")?;
             let is_new = vm.game.board.direction_named(&name).is_none();
-            vm.layout_fixed("{link}")?;
+            vm.change_layout("{link}")?;
             let d = vm.game.board.add_direction(&name);
             vm.game.board.set_link(d, from, to);
             if is_new {
@@ -456,6 +463,7 @@ pub fn register(vm: &mut Vm) {
             let name = vm.read_name("{unlink}")?;
             let pos = vm.read_position("{unlink}")?;
             let d = vm.game.board.direction_named(&name).ok_or_else(|| err(format!("`{{unlink}}`: no direction named `{name}`{}", direction_hint(&vm.game.board, &name))))?;
+            vm.change_layout("{unlink}")?;
             vm.game.board.set_link(d, pos, -1);
             Ok(())
         }),
@@ -711,7 +719,7 @@ fn symmetry(vm: &mut Vm, both: bool) -> VmResult<()> {
     let d1 = read_direction(vm, word)?;
     let d2 = read_direction(vm, word)?;
     let p = super::generate::player_index(player);
-    vm.layout_fixed(word)?;
+    vm.change_layout(word)?;
     vm.game.board.set_symmetry(p, d1, d2);
     if both {
         vm.game.board.set_symmetry(p, d2, d1);

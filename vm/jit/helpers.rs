@@ -37,7 +37,8 @@ unsafe fn synced(ctx: *mut JitCtx, step: impl FnOnce(&mut Vm) -> u32) -> u32 {
 }
 
 fn deopt(vm: &mut Vm, at: Addr) -> u32 {
-    // The state is as before the instruction; `jit_fill` writes it back.
+    // The state is as before the instruction at `at` (or as after the one
+    // before it); `jit_fill` writes it back.
     vm.jit.resume = at;
     DEOPT
 }
@@ -87,11 +88,17 @@ pub unsafe extern "C" fn call(ctx: *mut JitCtx, target: i32, _at: i32) -> i64 {
 
 pub unsafe extern "C" fn host(ctx: *mut JitCtx, id: i32, at: i32) -> i64 {
     unsafe {
-        let s = synced(ctx, |vm| match vm.host_step(id as u32, at as Addr) {
-            Ok(()) => DONE,
-            Err(e) => failed(vm, e),
+        let s = synced(ctx, |vm| {
+            let layout = vm.game.board.layout;
+            match vm.host_step(id as u32, at as Addr) {
+                // The word changed the board's layout, which the code that
+                // called it may have built in: the interpreter goes on.
+                Ok(()) if vm.game.board.layout != layout => deopt(vm, at as Addr + 1),
+                Ok(()) => DONE,
+                Err(e) => failed(vm, e),
+            }
         });
-        s as i64
+        status(ctx, s)
     }
 }
 

@@ -173,6 +173,9 @@ pub struct Jit {
     pub(crate) epoch: u32,
     /// Generator loops made for plans (`plan_driver`).
     plan_loops: u32,
+    /// The board's layout (`Board::layout`) that native code made since
+    /// the last change has built in (`translate::Layout`), if any has.
+    baked_layout: Option<u32>,
 }
 
 /// The most generator loops made for plans in one VM.
@@ -210,7 +213,7 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: 0 }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: 0, baked_layout: None }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -374,11 +377,53 @@ impl Vm {
         if *misses >= GUESS_MISSES {
             self.jit.guess_misses.remove(&ip);
             self.jit.unguessed.insert(ip);
-            for slot in self.jit.slots.iter_mut().filter(|s| **s >= COUNT_LIMIT) {
-                *slot = 0;
-            }
-            self.jit.epoch += 1;
+            self.jit_discard();
         }
+    }
+
+    /// Throws all native code away (it stays in memory, unreachable), to
+    /// be made again as calls come.
+    fn jit_discard(&mut self) {
+        for slot in self.jit.slots.iter_mut().filter(|s| **s >= COUNT_LIMIT) {
+            *slot = 0;
+        }
+        self.jit.epoch += 1;
+        self.jit.baked_layout = None;
+    }
+
+    /// The board's layout is about to change: native code that built it
+    /// in is thrown away. (Native code running now, which called the
+    /// host word making the change, hands over to the interpreter when
+    /// that word returns: `helpers::host`.)
+    pub(crate) fn jit_layout_changed(&mut self) {
+        if self.jit.baked_layout.is_some() {
+            self.jit_discard();
+        }
+    }
+
+    /// The board's layout as native code may build it in: when the board
+    /// is complete, its cells lie in the data space and its table of
+    /// steps is whole.
+    fn jit_layout(&mut self) -> Option<translate::Layout> {
+        let board = &self.game.board;
+        let (mem, mem_len) = self.mem.raw();
+        let cells_end = (board.cells as usize).checked_add(4 * board.positions)?;
+        let blocks = board.walk_last() as usize + 1;
+        let whole = board.walk_stride as usize == board.directions.len() * board.positions && board.walk.len() == blocks * board.walk_stride as usize;
+        if !board.complete || board.positions == 0 || cells_end > mem_len || !whole || board.positions > i32::MAX as usize / 4 {
+            return None;
+        }
+        debug_assert!(self.jit.baked_layout.is_none_or(|l| l == board.layout), "the layout changed without `change_layout`");
+        self.jit.baked_layout = Some(board.layout);
+        Some(translate::Layout {
+            positions: board.positions as u32,
+            directions: board.directions.len() as u32,
+            // SAFETY: within the data space, checked above.
+            cells: unsafe { mem.add(board.cells as usize) } as usize,
+            walk: board.walk.as_ptr() as usize,
+            walk_len: board.walk.len() as u64,
+            symmetric: board.walk_last() > 0,
+        })
     }
 
     /// The error native code failed with (status `ERROR`).
@@ -488,6 +533,7 @@ impl Vm {
     }
 
     fn jit_compile(&mut self, entry: Addr) -> Option<NativeFn> {
+        let layout = self.jit_layout();
         let (dict, code) = (&self.dict, &self.code);
         let ops_of = |entry: Addr| definition(dict, entry).map(|w| (w.entry..w.end).map(|a| code.op(a)).collect::<Vec<_>>());
         let hosts = &self.hosts;
@@ -509,7 +555,7 @@ impl Vm {
         }
         let unguessed = |at: Addr| unguessed_now.contains(&at);
         let trusted = std::cell::RefCell::new(Vec::new());
-        let words = translate::Words { directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted };
+        let words = translate::Words { directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted, layout };
         let compiled = translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words);
         self.jit.unguessed = unguessed_now;
         if compiled.is_some() {

@@ -22,7 +22,7 @@ pub(super) use driver::{driver, Driver, PlanShape};
 use super::helpers::{self, Helper, REFUSE};
 use super::shape::{Effect, Shape, Shapes};
 pub(super) use super::shape::{Defers, Definitions, HostEffects};
-use game::{gen_offset, GenField};
+use game::{gen_offset, Dir, GenField};
 use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
 use crate::game::generate::Recorded;
 use crate::ops::{Addr, Op};
@@ -89,6 +89,25 @@ pub(super) struct Words<'a> {
     pub unguessed: &'a dyn Fn(Addr) -> bool,
     /// Where the EXECUTEs translated trusting a guess are noted.
     pub trusted: &'a std::cell::RefCell<Vec<Addr>>,
+    /// The board's layout, built into the code when given.
+    pub layout: Option<Layout>,
+}
+
+/// The board's layout as native code builds it in (`Vm::jit_layout`): the
+/// code is thrown away before the layout changes, so a step is a load
+/// from a known table, and a cell a load from a known address.
+#[derive(Clone, Copy)]
+pub(crate) struct Layout {
+    pub positions: u32,
+    pub directions: u32,
+    /// The address of position 0's cell.
+    pub cells: usize,
+    /// `Board::walk`: its address and length.
+    pub walk: usize,
+    pub walk_len: u64,
+    /// Some player walks the directions as others do not: the player's
+    /// block of the table is looked up at each step.
+    pub symmetric: bool,
 }
 
 pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool)> {
@@ -121,6 +140,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         t.directs = words.directs;
         t.targets = words.targets;
         t.data = words.data;
+        t.layout = words.layout;
         t.unguessed = words.unguessed;
         t.trusted = Some(words.trusted);
         t.itself = Some(itself);
@@ -292,6 +312,7 @@ struct Translator<'a> {
     directs: Directs<'a>,
     targets: &'a [i32],
     data: &'a [u8],
+    layout: Option<Layout>,
     unguessed: &'a dyn Fn(Addr) -> bool,
     trusted: Option<&'a std::cell::RefCell<Vec<Addr>>>,
     /// What is known to be constant here (see `Known`).
@@ -563,6 +584,7 @@ impl<'a> Translator<'a> {
             directs: &|_| None,
             targets: &[],
             data: &[],
+            layout: None,
             unguessed: &|_| true,
             trusted: None,
             known: Known::default(),
@@ -2771,8 +2793,7 @@ impl<'a> Translator<'a> {
                 trusted.borrow_mut().push(at);
                 let miss = self.invert(hit);
                 self.guard(miss, at);
-                let dir = self.konst(-1 - target);
-                let moved = self.walk(dir);
+                let moved = self.walk(Dir::Known((-1 - target) as u32));
                 let moved = self.flag(moved);
                 self.set(self.v.tos, moved);
                 return;
@@ -2782,8 +2803,7 @@ impl<'a> Translator<'a> {
             self.b.switch_to_block(step);
             self.seal_one_way(step);
             self.b.seal_block(other);
-            let dir = self.konst(-1 - target);
-            let moved = self.walk(dir);
+            let moved = self.walk(Dir::Known((-1 - target) as u32));
             let moved = self.flag(moved);
             self.set(self.v.tos, moved);
             self.goto(merge);
@@ -2822,7 +2842,7 @@ impl<'a> Translator<'a> {
         self.b.seal_block(word);
         let dir = self.b.ins().iadd_imm_s(r, 1);
         let dir = self.b.ins().ineg(dir);
-        let moved = self.walk(dir);
+        let moved = self.walk(Dir::Run(dir));
         let moved = self.flag(moved);
         self.set(self.v.tos, moved);
         self.goto(merge);
@@ -2848,8 +2868,7 @@ impl<'a> Translator<'a> {
     /// step; a word is called without looking it up.
     fn execute_known(&mut self, target: i32, at: Addr) {
         if target < 0 {
-            let dir = self.konst(-1 - target);
-            let moved = self.walk(dir);
+            let moved = self.walk(Dir::Known((-1 - target) as u32));
             let moved = self.flag(moved);
             self.set(self.v.tos, moved);
             return;

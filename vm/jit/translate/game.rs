@@ -3,7 +3,7 @@
 //! steps and `verify`, inline. Only `OnFriends?` (script) and positions
 //! off the board are left to the interpreter, by deoptimizing.
 
-use super::{ctx_field, ctx_fixed, in_region, Region, Translator};
+use super::{ctx_field, ctx_fixed, in_region, Layout, Region, Translator};
 use crate::game::generate::Context;
 use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK, PLAYER_NUMBER_MASK};
 use crate::jit::JitCtx;
@@ -12,6 +12,13 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
 use cranelift_codegen::ir::{BlockArg, InstBuilder, Value};
 use std::mem::offset_of;
+
+/// A step's direction: known when translated, or read at run time.
+#[derive(Clone, Copy)]
+pub(super) enum Dir {
+    Known(u32),
+    Run(Value),
+}
 
 pub(super) enum GenField {
     Active,
@@ -40,8 +47,7 @@ impl Translator<'_> {
         match op {
             Op::GStep(dir) => {
                 self.room(1, at);
-                let dir = self.konst(dir as i32);
-                let moved = self.walk(dir);
+                let moved = self.walk(Dir::Known(dir));
                 let f = self.flag(moved);
                 self.push(f);
             }
@@ -93,8 +99,7 @@ impl Translator<'_> {
                 self.drop_n(1);
             }
             Op::GStepVerify(dir) => {
-                let dir = self.konst(dir as i32);
-                let moved = self.walk(dir);
+                let moved = self.walk(Dir::Known(dir));
                 // No link: `here` did not move, so the state is as before.
                 let fails = self.cmp_imm(Equal, moved, 0);
                 self.verify(fails, at);
@@ -133,6 +138,14 @@ impl Translator<'_> {
     /// The content of position `pos`; off the board (an error, or under
     /// the tolerances an empty square with a warning) the interpreter's.
     fn board_cell(&mut self, pos: Value, at: Addr) -> Value {
+        if let Some(layout) = self.layout {
+            let wide = self.b.ins().uextend(I64, pos);
+            let off = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, wide, layout.positions as i64);
+            self.guard(off, at);
+            let scaled = self.b.ins().ishl_imm_s(wide, 2);
+            let p = self.b.ins().iadd_imm_s(scaled, layout.cells as i64);
+            return self.b.ins().load(I32, super::data(), p, 0);
+        }
         let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, board_len) as i32);
         let wide = self.b.ins().uextend(I64, pos);
         let off = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, wide, len);
@@ -202,23 +215,16 @@ impl Translator<'_> {
     /// A step of `here` along direction `dir` as the player to move sees
     /// it (`Board::step`): `here` moves when there is a link. Answers
     /// whether it moved (I8).
-    pub(super) fn walk(&mut self, dir: Value) -> Value {
+    pub(super) fn walk(&mut self, dir: Dir) -> Value {
         // The step defines no variable: what is known holds after it.
         let mark = self.known_mark();
         let g = self.game_ptr();
-        let player = self.gen_field(GenField::Player);
-        let block = self.walk_block(player);
         let here = self.b.ins().load(I32, in_region(Region::Here), g, gen_offset(GenField::Here) as i32);
-        let positions = self.b.ins().load(I64, in_region(Region::Game), g, offset_of!(Game, board.positions) as i32);
-        let wide = |s: &mut Self, x: Value| s.b.ins().uextend(I64, x);
-        let (dir, here64) = (wide(self, dir), wide(self, here));
-        let on_board = self.b.ins().icmp(IntCC::UnsignedLessThan, here64, positions);
-        let row = self.b.ins().imul(dir, positions);
-        let i = self.b.ins().iadd(block, row);
-        let i = self.b.ins().iadd(i, here64);
-        let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, walk_len) as i32);
-        let in_table = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
-        let ok = self.b.ins().band(on_board, in_table);
+        let here64 = self.b.ins().uextend(I64, here);
+        let (ok, i, table) = match self.layout {
+            Some(layout) => self.walk_index_built_in(layout, dir, here64),
+            None => self.walk_index(dir, here64),
+        };
         let read = self.b.create_block();
         let join = self.b.create_block();
         self.b.append_block_param(join, I32);
@@ -226,7 +232,6 @@ impl Translator<'_> {
         self.b.ins().brif(ok, read, &[], join, &[BlockArg::Value(none)]);
         self.b.switch_to_block(read);
         self.b.seal_block(read);
-        let table = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, walk) as i32);
         let off = self.b.ins().ishl_imm_s(i, 2);
         let p = self.b.ins().iadd(table, off);
         let to = self.b.ins().load(I32, in_region(Region::Tables), p, 0);
@@ -239,5 +244,57 @@ impl Translator<'_> {
         self.b.ins().store(in_region(Region::Here), next, g, gen_offset(GenField::Here) as i32);
         self.known_carries(mark);
         moved
+    }
+
+    /// Where a step from `here64` along `dir` is read in `Board::walk`, the
+    /// layout read from the context: (whether it may be read, its index,
+    /// the table).
+    fn walk_index(&mut self, dir: Dir, here64: Value) -> (Value, Value, Value) {
+        let player = self.gen_field(GenField::Player);
+        let block = self.walk_block(player);
+        let g = self.game_ptr();
+        let positions = self.b.ins().load(I64, in_region(Region::Game), g, offset_of!(Game, board.positions) as i32);
+        let dir = match dir {
+            Dir::Known(d) => self.b.ins().iconst(I64, d as i64),
+            Dir::Run(d) => self.b.ins().uextend(I64, d),
+        };
+        let on_board = self.b.ins().icmp(IntCC::UnsignedLessThan, here64, positions);
+        let row = self.b.ins().imul(dir, positions);
+        let i = self.b.ins().iadd(block, row);
+        let i = self.b.ins().iadd(i, here64);
+        let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, walk_len) as i32);
+        let in_table = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+        let ok = self.b.ins().band(on_board, in_table);
+        let table = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, walk) as i32);
+        (ok, i, table)
+    }
+
+    /// `walk_index` with the layout built in. A known direction's row is
+    /// whole in every player's block, so `here` on the board is all there
+    /// is to check; without symmetries there is only the one block.
+    fn walk_index_built_in(&mut self, layout: Layout, dir: Dir, here64: Value) -> (Value, Value, Value) {
+        let positions = layout.positions as i64;
+        let on_board = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, here64, positions);
+        let (row, whole) = match dir {
+            Dir::Known(d) => (self.b.ins().iconst(I64, d as i64 * positions), d < layout.directions),
+            Dir::Run(d) => {
+                let d = self.b.ins().uextend(I64, d);
+                (self.b.ins().imul_imm_u(d, positions), false)
+            }
+        };
+        let mut i = self.b.ins().iadd(row, here64);
+        if layout.symmetric {
+            let player = self.gen_field(GenField::Player);
+            let block = self.walk_block(player);
+            i = self.b.ins().iadd(block, i);
+        }
+        let ok = if whole {
+            on_board
+        } else {
+            let in_table = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, layout.walk_len as i64);
+            self.b.ins().band(on_board, in_table)
+        };
+        let table = self.b.ins().iconst(self.ptr, layout.walk as i64);
+        (ok, i, table)
     }
 }
