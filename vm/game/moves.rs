@@ -141,7 +141,13 @@ impl MoveStore {
         }
         let rank = |t: i32| priorities.iter().position(|&p| p == t).unwrap_or(priorities.len());
         let range = self.current();
-        let Some(best) = self.moves[range.clone()].iter().map(|m| rank(m.move_type)).min() else {
+        // Most lists hold moves of one type (a position without captures):
+        // nothing to drop.
+        let list = &self.moves[range.clone()];
+        if list.iter().all(|m| list.first().is_some_and(|first| m.move_type == first.move_type)) {
+            return;
+        }
+        let Some(best) = list.iter().map(|m| rank(m.move_type)).min() else {
             return;
         };
         let mut keep = range.start;
