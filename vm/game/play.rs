@@ -10,7 +10,7 @@ use super::generate::generate;
 use super::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
 use super::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::vm::{direct, word, Vm};
+use crate::vm::{direct, word, StackFrame, Vm};
 
 /// Where the game is in its turn order.
 #[derive(Clone, Copy, Debug)]
@@ -258,21 +258,27 @@ impl Vm {
 
     /// Applies the board edits and runs the move's words, in order, in a
     /// stack frame of their own (the literals a move pushes are for the
-    /// words it calls).
+    /// words it calls), opened at its first literal or word: most moves
+    /// are edits alone.
     pub fn apply_move(&mut self, m: usize) -> VmResult<()> {
-        let frame = self.enter_frame()?;
-        let result = self.apply_move_actions(m);
-        self.leave_frame(frame);
+        let mut frame = None;
+        let result = self.apply_move_actions(m, &mut frame);
+        if let Some(frame) = frame {
+            self.leave_frame(frame);
+        }
         result
     }
 
-    fn apply_move_actions(&mut self, m: usize) -> VmResult<()> {
+    fn apply_move_actions(&mut self, m: usize, frame: &mut Option<StackFrame>) -> VmResult<()> {
         let rec = self.game.store.moves[m];
         for i in rec.actions..rec.actions + rec.len {
             // A word the move runs may pop the move's own list.
             let Some(&action) = self.game.store.actions.get(i as usize) else {
                 return Err(ErrorKind::Game("the move's list was deallocated while the move was being played".into()).into());
             };
+            if matches!(action, Action::Lit(_) | Action::Call(_)) && frame.is_none() {
+                *frame = Some(self.enter_frame()?);
+            }
             match action {
                 Action::Lit(n) => self.push(n)?,
                 Action::Call(xt) => self.execute_hot(xt)?,
