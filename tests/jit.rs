@@ -249,6 +249,34 @@ fn a_layout_changed_after_native_code_was_made_is_the_one_steps_read() {
     assert_eq!(interpreted.output, "3 4 5 0 6 3 4 5 0 6 2 4 5 0 6 4 7 2 7 5 0 6 3 7 2 7 5 0 6 ");
 }
 
+/// Without `OnFriends?`, native code compares owners for `enemy?` without
+/// asking; a game that defines `OnFriends?` afterwards is asked from then
+/// on. Here a stone may not go right under an enemy stone, until every
+/// player is everyone's friend.
+#[test]
+fn on_friends_defined_after_native_code_was_made_is_asked() {
+    let run = |jit: JitMode| {
+        let src = "{board 3 3 {grid} board}
+            {directions -1 0 {direction} n directions}
+            {players {player} A {player} B players}
+            : put ( -- ) empty? verify  n IF enemy? 0= verify back THEN  drop add-move ;
+            {moves stone-drops {move} put moves}
+            {pieces {piece} Stone {drops} stone-drops pieces}";
+        let config = Config { max_steps: Some(1_000_000), jit, ..Config::default() };
+        let mut vm = Vm::new(config).expect("creating a VM");
+        vm.capture_output();
+        vm.run_text("game", src.as_bytes()).expect("the game loads");
+        vm.new_game().expect("the game starts");
+        let before = vm.perft(3).map_err(|e| e.to_string());
+        vm.run_text("friends", b": OnFriends? ( p1 p2 -- ? ) 2DROP TRUE ;").expect("OnFriends? compiles");
+        let after = vm.perft(3).map_err(|e| e.to_string());
+        (before, after)
+    };
+    let (interpreted, native) = (run(JitMode::Off), run(JitMode::All));
+    assert_eq!(interpreted, native);
+    assert!(matches!(interpreted, (Ok(a), Ok(b)) if a < b), "{interpreted:?}");
+}
+
 /// A game whose move word `put` is `words`, its moves, warnings and error
 /// (generating the first turn, then a perft of 2) under one engine.
 fn game_outcome(jit: JitMode, strict: bool, words: &str) -> GameOutcome {

@@ -39,8 +39,9 @@ pub struct Board {
     /// Row 1 is the top row (`$flipGrid ON`).
     pub flipped: bool,
     /// Counts the changes of the layout (positions, directions, links,
-    /// symmetries): native code compiled with the layout built in is
-    /// thrown away at each (`Vm::change_layout`), which this checks.
+    /// symmetries), and of how `friend?` reads a square (`OnFriends?`
+    /// found or gone): native code compiled with them built in is thrown
+    /// away at each (`Vm::change_layout`), which this checks.
     pub layout: u32,
     /// Addresses of the `{clock}` cells: board variables that are cloned
     /// with the board but are no part of the position's identity (its

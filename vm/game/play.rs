@@ -104,6 +104,11 @@ impl Vm {
             has_friends: false,
         };
         let events = Events { has_friends: events.friends.is_some(), ..events };
+        if events.has_friends != self.game.events.has_friends {
+            // Native code reads squares as `friend?` did until now.
+            self.jit_layout_changed();
+            self.game.board.layout += 1;
+        }
         self.game.events = events;
     }
 

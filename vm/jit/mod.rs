@@ -423,6 +423,7 @@ impl Vm {
             walk: board.walk.as_ptr() as usize,
             walk_len: board.walk.len() as u64,
             symmetric: board.walk_last() > 0,
+            friends: self.game.events.has_friends,
         })
     }
 

@@ -108,6 +108,9 @@ pub(crate) struct Layout {
     /// Some player walks the directions as others do not: the player's
     /// block of the table is looked up at each step.
     pub symmetric: bool,
+    /// The game has `OnFriends?` (as its events were last found): else
+    /// `friend?` and `enemy?` compare owners without asking.
+    pub friends: bool,
 }
 
 pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool)> {

@@ -158,11 +158,14 @@ impl Translator<'_> {
 
     /// `friend?` (or `enemy?`) at `here`, as the interpreter answers it
     /// when the game has no `OnFriends?`: the owner there is (is not)
-    /// `current-player`. With `OnFriends?` the interpreter runs it.
+    /// `current-player`. With `OnFriends?` the interpreter runs it. With
+    /// the layout built in, whether the game has one is too.
     fn friend(&mut self, enemy: bool, at: Addr) -> Value {
-        let g = self.game_ptr();
-        let scripted = self.b.ins().load(I8, in_region(Region::Game), g, offset_of!(Game, events.has_friends) as i32);
-        self.guard(scripted, at);
+        if self.layout.is_none_or(|layout| layout.friends) {
+            let g = self.game_ptr();
+            let scripted = self.b.ins().load(I8, in_region(Region::Game), g, offset_of!(Game, events.has_friends) as i32);
+            self.guard(scripted, at);
+        }
         let c = self.here_cell(at);
         let owner = self.b.ins().band_imm_s(c, PLAYER_MASK as i64);
         let player = self.gen_field(GenField::Player);
