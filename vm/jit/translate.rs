@@ -316,6 +316,11 @@ struct Translator<'a> {
     targets: &'a [i32],
     data: &'a [u8],
     layout: Option<Layout>,
+    /// `here` where a step left it, on the board: the value, the block it
+    /// holds in, and `calls` then (`here_on_board`).
+    here_known: Option<(Value, Block, u32)>,
+    /// Calls made so far (any of them may move `here`).
+    calls: u32,
     unguessed: &'a dyn Fn(Addr) -> bool,
     trusted: Option<&'a std::cell::RefCell<Vec<Addr>>>,
     /// What is known to be constant here (see `Known`).
@@ -588,6 +593,8 @@ impl<'a> Translator<'a> {
             targets: &[],
             data: &[],
             layout: None,
+            here_known: None,
+            calls: 0,
             unguessed: &|_| true,
             trusted: None,
             known: Known::default(),
@@ -944,6 +951,11 @@ impl<'a> Translator<'a> {
         }
         if self.known.block == mark.block && self.known.defs == mark.defs {
             self.known.block = self.b.current_block();
+        }
+        if let Some((here, block, calls)) = self.here_known {
+            if Some(block) == mark.block {
+                self.here_known = self.b.current_block().map(|now| (here, now, calls));
+            }
         }
     }
 
@@ -1463,6 +1475,7 @@ impl<'a> Translator<'a> {
     fn call_helper(&mut self, h: Helper, a: i32, b: Value) -> Value {
         let f = self.b.ins().iconst(self.ptr, h as usize as i64);
         let a = self.konst(a);
+        self.calls += 1;
         let call = self.b.ins().call_indirect(self.helper_sig, f, &[self.ctx, a, b]);
         self.b.inst_results(call)[0]
     }
@@ -1515,6 +1528,7 @@ impl<'a> Translator<'a> {
         };
         let f = self.b.ins().iconst(self.ptr, helper as i64);
         let (id, at_v) = (self.konst(id), self.konst(at as i32));
+        self.calls += 1;
         let call = self.b.ins().call_indirect(sig, f, &[self.ctx, id, at_v, a, b]);
         let r = self.b.inst_results(call)[0];
         let refused = self.b.ins().icmp_imm_s(IntCC::Equal, r, REFUSE);
@@ -2553,6 +2567,7 @@ impl<'a> Translator<'a> {
         let itself = self.itself.expect("set by `compile`");
         let mut args = vec![self.ctx];
         args.extend(self.scalar_values());
+        self.calls += 1;
         let call = self.b.ins().call(itself, &args);
         let s = self.take_results(call);
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
@@ -2719,6 +2734,7 @@ impl<'a> Translator<'a> {
         self.store_scalars();
         let fh = self.b.ins().iconst(self.ptr, (helpers::call as Helper) as usize as i64);
         let at_v = self.konst(at as i32);
+        self.calls += 1;
         let call = self.b.ins().call_indirect(self.helper_sig, fh, &[self.ctx, target, at_v]);
         let s = self.b.inst_results(call)[0];
         let s = self.b.ins().ireduce(I32, s);
@@ -2759,6 +2775,7 @@ impl<'a> Translator<'a> {
         self.b.seal_block(slow);
         let mut args = vec![self.ctx];
         args.extend(self.scalar_values());
+        self.calls += 1;
         let call = self.b.ins().call_indirect(self.native_sig, f, &args);
         let s = self.take_results(call);
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
@@ -2796,7 +2813,7 @@ impl<'a> Translator<'a> {
                 trusted.borrow_mut().push(at);
                 let miss = self.invert(hit);
                 self.guard(miss, at);
-                let moved = self.walk(Dir::Known((-1 - target) as u32));
+                let moved = self.walk(Dir::Known((-1 - target) as u32), at);
                 let moved = self.flag(moved);
                 self.set(self.v.tos, moved);
                 return;
@@ -2806,7 +2823,7 @@ impl<'a> Translator<'a> {
             self.b.switch_to_block(step);
             self.seal_one_way(step);
             self.b.seal_block(other);
-            let moved = self.walk(Dir::Known((-1 - target) as u32));
+            let moved = self.walk(Dir::Known((-1 - target) as u32), at);
             let moved = self.flag(moved);
             self.set(self.v.tos, moved);
             self.goto(merge);
@@ -2845,7 +2862,7 @@ impl<'a> Translator<'a> {
         self.b.seal_block(word);
         let dir = self.b.ins().iadd_imm_s(r, 1);
         let dir = self.b.ins().ineg(dir);
-        let moved = self.walk(Dir::Run(dir));
+        let moved = self.walk(Dir::Run(dir), at);
         let moved = self.flag(moved);
         self.set(self.v.tos, moved);
         self.goto(merge);
@@ -2871,7 +2888,7 @@ impl<'a> Translator<'a> {
     /// step; a word is called without looking it up.
     fn execute_known(&mut self, target: i32, at: Addr) {
         if target < 0 {
-            let moved = self.walk(Dir::Known((-1 - target) as u32));
+            let moved = self.walk(Dir::Known((-1 - target) as u32), at);
             let moved = self.flag(moved);
             self.set(self.v.tos, moved);
             return;

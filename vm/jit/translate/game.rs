@@ -47,7 +47,7 @@ impl Translator<'_> {
         match op {
             Op::GStep(dir) => {
                 self.room(1, at);
-                let moved = self.walk(Dir::Known(dir));
+                let moved = self.walk(Dir::Known(dir), at);
                 let f = self.flag(moved);
                 self.push(f);
             }
@@ -59,6 +59,7 @@ impl Translator<'_> {
                 s.b.ins().band_imm_s(piece, PIECE_TYPE_MASK as i64)
             }),
             Op::GBack => {
+                self.here_known = None;
                 let from = self.gen_field(GenField::From);
                 let g = self.game_ptr();
                 self.b.ins().store(in_region(Region::Here), from, g, gen_offset(GenField::Here) as i32);
@@ -99,7 +100,7 @@ impl Translator<'_> {
                 self.drop_n(1);
             }
             Op::GStepVerify(dir) => {
-                let moved = self.walk(Dir::Known(dir));
+                let moved = self.walk(Dir::Known(dir), at);
                 // No link: `here` did not move, so the state is as before.
                 let fails = self.cmp_imm(Equal, moved, 0);
                 self.verify(fails, at);
@@ -131,6 +132,12 @@ impl Translator<'_> {
 
     /// `here`'s content, or a deoptimization.
     fn here_cell(&mut self, at: Addr) -> Value {
+        if let (Some(here), Some(layout)) = (self.here_on_board(), self.layout) {
+            let wide = self.b.ins().uextend(I64, here);
+            let scaled = self.b.ins().ishl_imm_s(wide, 2);
+            let p = self.b.ins().iadd_imm_s(scaled, layout.cells as i64);
+            return self.b.ins().load(I32, super::data(), p, 0);
+        }
         let here = self.gen_field(GenField::Here);
         self.board_cell(here, at)
     }
@@ -216,18 +223,68 @@ impl Translator<'_> {
     }
 
     /// A step of `here` along direction `dir` as the player to move sees
-    /// it (`Board::step`): `here` moves when there is a link. Answers
-    /// whether it moved (I8).
-    pub(super) fn walk(&mut self, dir: Dir) -> Value {
-        // The step defines no variable: what is known holds after it.
-        let mark = self.known_mark();
+    /// it (`Board::step`), for the instruction at `at`: `here` moves when
+    /// there is a link. Answers whether it moved (I8).
+    pub(super) fn walk(&mut self, dir: Dir, at: Addr) -> Value {
         let g = self.game_ptr();
-        let here = self.b.ins().load(I32, in_region(Region::Here), g, gen_offset(GenField::Here) as i32);
-        let here64 = self.b.ins().uextend(I64, here);
-        let (ok, i, table) = match self.layout {
-            Some(layout) => self.walk_index_built_in(layout, dir, here64),
-            None => self.walk_index(dir, here64),
+        let Some(layout) = self.layout else {
+            // The step defines no variable: what is known holds after it.
+            let mark = self.known_mark();
+            let here = self.b.ins().load(I32, in_region(Region::Here), g, gen_offset(GenField::Here) as i32);
+            let here64 = self.b.ins().uextend(I64, here);
+            let (ok, i, table) = self.walk_index(dir, here64);
+            let (moved, _) = self.walk_read(ok, i, table, here, g);
+            self.known_carries(mark);
+            return moved;
         };
+        // With the layout built in, `here` is on the board after a step:
+        // a step from off the board (no link, for the interpreter) is the
+        // interpreter's.
+        let here = match self.here_on_board() {
+            Some(here) => here,
+            None => {
+                let here = self.b.ins().load(I32, in_region(Region::Here), g, gen_offset(GenField::Here) as i32);
+                let off = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, here, layout.positions as i64);
+                self.guard(off, at);
+                here
+            }
+        };
+        // The step defines no variable: what is known holds after it (and
+        // after the check above, which carries it).
+        let mark = self.known_mark();
+        let here64 = self.b.ins().uextend(I64, here);
+        let (whole, i, table) = self.walk_index_built_in(layout, dir, here64);
+        let (moved, next) = match whole {
+            // A known direction's row is whole: the link is there to read.
+            None => {
+                let off = self.b.ins().ishl_imm_s(i, 2);
+                let p = self.b.ins().iadd(table, off);
+                let to = self.b.ins().load(I32, in_region(Region::Tables), p, 0);
+                let moved = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, to, 0);
+                let next = self.b.ins().select(moved, to, here);
+                self.b.ins().store(in_region(Region::Here), next, g, gen_offset(GenField::Here) as i32);
+                (moved, next)
+            }
+            Some(in_table) => self.walk_read(in_table, i, table, here, g),
+        };
+        self.known_carries(mark);
+        // Where the step went is on the board: a position (the table holds
+        // nothing else), or `here`.
+        self.here_known = self.b.current_block().map(|block| (next, block, self.calls));
+        moved
+    }
+
+    /// `here`, when it is known to be on the board (a step was the last
+    /// to set it, with the layout built in, on this path, and nothing was
+    /// called since).
+    pub(super) fn here_on_board(&self) -> Option<Value> {
+        let (here, block, calls) = self.here_known?;
+        (self.b.current_block() == Some(block) && self.calls == calls).then_some(here)
+    }
+
+    /// Reads the link at `i` of `table` when `ok`, else none, and moves
+    /// `here` (at `g`) there: whether it moved, and where `here` is.
+    fn walk_read(&mut self, ok: Value, i: Value, table: Value, here: Value, g: Value) -> (Value, Value) {
         let read = self.b.create_block();
         let join = self.b.create_block();
         self.b.append_block_param(join, I32);
@@ -245,8 +302,7 @@ impl Translator<'_> {
         let moved = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, to, 0);
         let next = self.b.ins().select(moved, to, here);
         self.b.ins().store(in_region(Region::Here), next, g, gen_offset(GenField::Here) as i32);
-        self.known_carries(mark);
-        moved
+        (moved, next)
     }
 
     /// Where a step from `here64` along `dir` is read in `Board::walk`, the
@@ -272,12 +328,12 @@ impl Translator<'_> {
         (ok, i, table)
     }
 
-    /// `walk_index` with the layout built in. A known direction's row is
-    /// whole in every player's block, so `here` on the board is all there
-    /// is to check; without symmetries there is only the one block.
-    fn walk_index_built_in(&mut self, layout: Layout, dir: Dir, here64: Value) -> (Value, Value, Value) {
+    /// `walk_index` with the layout built in, from `here64` on the board:
+    /// (the check that the index is in the table, none for a known
+    /// direction, whose row is whole in every player's block; the index;
+    /// the table). Without symmetries there is only the one block.
+    fn walk_index_built_in(&mut self, layout: Layout, dir: Dir, here64: Value) -> (Option<Value>, Value, Value) {
         let positions = layout.positions as i64;
-        let on_board = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, here64, positions);
         let (row, whole) = match dir {
             Dir::Known(d) => (self.b.ins().iconst(I64, d as i64 * positions), d < layout.directions),
             Dir::Run(d) => {
@@ -291,13 +347,8 @@ impl Translator<'_> {
             let block = self.walk_block(player);
             i = self.b.ins().iadd(block, i);
         }
-        let ok = if whole {
-            on_board
-        } else {
-            let in_table = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, layout.walk_len as i64);
-            self.b.ins().band(on_board, in_table)
-        };
+        let in_table = (!whole).then(|| self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, layout.walk_len as i64));
         let table = self.b.ins().iconst(self.ptr, layout.walk as i64);
-        (ok, i, table)
+        (in_table, i, table)
     }
 }
