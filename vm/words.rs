@@ -9,7 +9,8 @@ use crate::dictionary::WordKind;
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::memory::{BASE_ADDR, STATE_ADDR};
 use crate::ops::Op;
-use crate::vm::{word, Control, HostRun, HostWord, Vm};
+use crate::game::generate::Recorded;
+use crate::vm::{direct, word, Control, HostRun, HostWord, Vm};
 
 
 /// Immediate and compile-only: control structures and compiler words.
@@ -278,10 +279,13 @@ pub fn register(vm: &mut Vm) {
                 Ok(())
             }
         }),
-        word("COMPILE-LITERAL", "( n -- )", |vm| {
-            let n = vm.pop()?;
-            vm.compile_literal(n)
-        }),
+        // While moves are generated, it records the literal in the move
+        // being built: native code then runs it through the lean helper.
+        direct("COMPILE-LITERAL", "( n -- )", |vm, n, _| {
+            vm.compile_literal(n)?;
+            Ok(0)
+        })
+        .recording(Recorded::Lit),
         word("COMPILE,", "( xt -- )", |vm| {
             let token = vm.pop()?;
             let xt = vm.dict.index_of(token).ok_or(ErrorKind::NotAnXt(token))?;

@@ -449,6 +449,10 @@ pub enum Recorded {
     ChangeOwner,
     ChangeOwnerAt,
     AddMove,
+    /// `COMPILE-LITERAL`: a literal for the words the move runs.
+    Lit,
+    /// `COMPILE name`: a word the move runs.
+    Call,
 }
 
 impl Recorded {
@@ -467,7 +471,7 @@ impl Recorded {
         use Recorded::*;
         let then_add = code & Self::THEN_ADD != 0;
         // In declaration order: a code is its index.
-        const ALL: [Recorded; 9] = [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove];
+        const ALL: [Recorded; 11] = [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove, Lit, Call];
         debug_assert!(ALL.iter().enumerate().all(|(i, r)| r.code() == i as i32));
         let what = *ALL.get(usize::try_from(code & !Self::THEN_ADD).ok()?)?;
         (!(then_add && what == AddMove)).then_some((what, then_add))
@@ -503,10 +507,13 @@ impl Vm {
                 commit_move(&mut self.game, false);
                 return true;
             }
+            Recorded::Lit => Action::Lit(a),
+            Recorded::Call => Action::Call(a as u32),
         };
-        let [p, q] = action.positions().unwrap_or_default();
-        if !(self.game.board.valid(p) && self.game.board.valid(q)) {
-            return false;
+        if let Some([p, q]) = action.positions() {
+            if !(self.game.board.valid(p) && self.game.board.valid(q)) {
+                return false;
+            }
         }
         let g = &mut self.game.gen;
         if then_add && g.actions.is_empty() {

@@ -144,7 +144,7 @@ pub fn recorder(code: i32) -> *const () {
             }
         };
     }
-    by_code!(0, 1, 2, 3, 4, 5, 6, 7, 8, ADD, ADD | 1, ADD | 2, ADD | 3, ADD | 4, ADD | 5, ADD | 6, ADD | 7)
+    by_code!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ADD, ADD | 1, ADD | 2, ADD | 3, ADD | 4, ADD | 5, ADD | 6, ADD | 7, ADD | 9, ADD | 10)
 }
 
 /// The entry of the word in DEFER slot `slot`, or `REFUSE` (an unset

@@ -1497,6 +1497,28 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// `COMPILE name` (`CompileXt`): while moves are generated, the word
+    /// recorded in the move being built, through the lean helper (with
+    /// the `add-move` right after it, if there is one); else the
+    /// interpreter's.
+    fn record_call(&mut self, xt: u32, at: Addr) {
+        let Some(sig) = self.direct_sig else {
+            return self.synced(helpers::compile_xt, xt as i32, at);
+        };
+        let mut code = Recorded::Call.code();
+        if self.adds_move_next(at) {
+            self.skip_next = true;
+            code |= Recorded::THEN_ADD;
+        }
+        let f = self.b.ins().iconst(self.ptr, helpers::recorder(code) as i64);
+        let (id, at_v, x, zero) = (self.konst(code), self.konst(at as i32), self.konst(xt as i32), self.konst(0));
+        self.calls += 1;
+        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, id, at_v, x, zero]);
+        let r = self.b.inst_results(call)[0];
+        let refused = self.b.ins().icmp_imm_s(IntCC::Equal, r, REFUSE);
+        self.guard(refused, at);
+    }
+
     /// A direct word: its arguments from the stack cells where they are,
     /// its result into one; nothing is handed over. When it fails, the
     /// interpreter runs it again (and reports the error).
@@ -1891,7 +1913,7 @@ impl<'a> Translator<'a> {
                 None => self.synced(helpers::host, id as i32, at),
             },
             Op::DoesSet(t) => self.synced(helpers::does, t as i32, at),
-            Op::CompileXt(xt) => self.synced(helpers::compile_xt, xt as i32, at),
+            Op::CompileXt(xt) => self.record_call(xt, at),
             Op::DotQuote(a) => self.synced(helpers::dot_quote, a as i32, at),
             Op::AbortQuote(_) => {
                 self.need(1, at);
