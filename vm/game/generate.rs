@@ -69,6 +69,12 @@ struct Plan {
     max_dir: Option<u32>,
     /// Its own generator loop, once it has run often.
     own_loop: PlanLoop,
+    /// Its sweeps as `run_plan` starts them, made once (their pointers
+    /// are into `words` and `moves`, which a made plan never changes):
+    /// the scan of the board, if a piece type has move words, then the
+    /// drops of each type that has drop words; the player whose pieces
+    /// move, and the end of the scan, are filled in at each run.
+    sweeps: Vec<Drive>,
 }
 
 /// What a plan depends on: the pieces and move lists declared, the code
@@ -201,17 +207,17 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
         if plan.guards {
             plan.own_loop.note_use(vm, &plan.words, [&plan.moves, &plan.drops], &plan.checks);
         }
-        return run_batch(vm, &plan, types);
+        return run_batch(vm, &plan);
     }
     let plan = make_plan(vm, key);
-    let result = run_batch(vm, &plan, types);
+    let result = run_batch(vm, &plan);
     keep_plan(&mut vm.game.gen, plan);
     result
 }
 
-fn run_batch(vm: &mut Vm, plan: &Plan, types: usize) -> VmResult<()> {
+fn run_batch(vm: &mut Vm, plan: &Plan) -> VmResult<()> {
     let mut batch = MoveWords::begin(vm);
-    let result = run_plan(vm, &mut batch, plan, types);
+    let result = run_plan(vm, &mut batch, plan);
     batch.end(vm);
     result
 }
@@ -251,6 +257,15 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
         plan.checks = guard_checks(&plan.words, &plan.drops);
         plan.max_dir = plan.words.iter().flat_map(|w| w.guard.steps()).max();
     }
+    if plan.moves.iter().any(|[start, end]| start < end) {
+        plan.sweeps.push(Drive::new(&plan.words, &plan.moves, 0, 0, 0));
+    }
+    for t in 1..=key.types {
+        let span = plan.drops.get(t).copied().unwrap_or_default();
+        if span[0] < span[1] {
+            plan.sweeps.push(Drive::new(&plan.words, &plan.moves, 0, 0, 0).drops(&plan.words, span, t as i32));
+        }
+    }
     plan.key = settled.then_some(key);
     plan
 }
@@ -280,33 +295,29 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
     plan.checks.iter_mut().for_each(Vec::clear);
     plan.max_dir = None;
     plan.own_loop = PlanLoop::default();
+    plan.sweeps.clear();
     g.spare_plans.push(plan);
 }
 
-/// Runs `plan` for its `types` piece types.
-fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, types: usize) -> VmResult<()> {
+/// Runs the sweeps of `plan`: the moves of the pieces on the board, read
+/// as the scan reaches them (a move word may have stored into the board;
+/// no scan when no piece type has a move word, a game of drops), then
+/// the drops of every piece type at every position.
+fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan) -> VmResult<()> {
     let positions = vm.game.board.scan_positions() as i32;
     let for_player = vm.game.gen.for_player;
-    // Moves of the pieces on the board, read as the scan reaches them (a
-    // move word may have stored into the board); no scan when no piece
-    // type has a move word (a game of drops).
-    if plan.moves.iter().any(|[start, end]| start < end) {
-        let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions);
+    for template in &plan.sweeps {
+        let mut d = *template;
+        let drop = d.scan == 0;
+        d.for_player = for_player;
+        d.pos_end = positions;
+        if drop {
+            d.piece |= for_player;
+        }
         if plan.guards {
             batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir, &plan.own_loop);
         }
-        sweep(vm, batch, plan, &mut d, false)?;
-    }
-    // Drops of every piece type at every position.
-    for t in 1..=types {
-        let span = plan.drops.get(t).copied().unwrap_or_default();
-        if span[0] < span[1] {
-            let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions).drops(&plan.words, span, t as i32 | for_player);
-            if plan.guards {
-                batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir, &plan.own_loop);
-            }
-            sweep(vm, batch, plan, &mut d, true)?;
-        }
+        sweep(vm, batch, plan, &mut d, drop)?;
     }
     Ok(())
 }

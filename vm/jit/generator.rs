@@ -148,6 +148,7 @@ pub(crate) const DRIVE_ADVANCE: u32 = 6;
 /// end of the attempts at `pos`; the driver and the generator both move
 /// it on. Also the registers each attempt starts from.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub(crate) struct Drive {
     pub words: *const MoveWordCode,
     /// By piece type (index 0 unused), its move words in `words`.
