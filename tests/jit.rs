@@ -225,6 +225,15 @@ fn off_compiles_nothing_and_auto_compiles_loops_at_once() {
     assert!(all.0 >= 2, "{all:?}");
 }
 
+/// A VM under `config` with the game `src` loaded and a game started.
+fn game_vm(config: Config, src: &str) -> Vm {
+    let mut vm = Vm::new(config).expect("creating a VM");
+    vm.capture_output();
+    vm.run_text("game", src.as_bytes()).expect("the game loads");
+    vm.new_game().expect("the game starts");
+    vm
+}
+
 /// Native code builds the board's layout in (its table of steps, the
 /// cells' address): a layout changed afterwards is the one every step
 /// reads, also when the change comes from a word native code called (here
@@ -263,10 +272,7 @@ fn on_friends_defined_after_native_code_was_made_is_asked() {
             {moves stone-drops {move} put moves}
             {pieces {piece} Stone {drops} stone-drops pieces}";
         let config = Config { max_steps: Some(1_000_000), jit, ..Config::default() };
-        let mut vm = Vm::new(config).expect("creating a VM");
-        vm.capture_output();
-        vm.run_text("game", src.as_bytes()).expect("the game loads");
-        vm.new_game().expect("the game starts");
+        let mut vm = game_vm(config, src);
         let before = vm.perft(3).map_err(|e| e.to_string());
         vm.run_text("friends", b": OnFriends? ( p1 p2 -- ? ) 2DROP TRUE ;").expect("OnFriends? compiles");
         let after = vm.perft(3).map_err(|e| e.to_string());
@@ -289,10 +295,7 @@ fn game_outcome(jit: JitMode, strict: bool, words: &str) -> GameOutcome {
         {{pieces {{piece}} Stone {{drops}} stone-drops pieces}}"
     );
     let config = Config { seed: Some(3), strict, max_steps: Some(1_000_000), jit, ..Config::default() };
-    let mut vm = Vm::new(config).expect("creating a VM");
-    vm.capture_output();
-    vm.run_text("game", src.as_bytes()).expect("the game loads");
-    vm.new_game().expect("the game starts");
+    let mut vm = game_vm(config, &src);
     let mut texts = Vec::new();
     let result = vm.generate_turn().map(|()| {
         texts = vm.move_texts();
@@ -316,10 +319,7 @@ fn guessing_game(jit: JitMode, rewrite: &str) -> (Result<u64, String>, Vec<Strin
         {{pieces {{piece}} Stone {{drops}} stone-drops pieces}}"
     );
     let config = Config { max_steps: Some(1_000_000), jit, ..Config::default() };
-    let mut vm = Vm::new(config).expect("creating a VM");
-    vm.capture_output();
-    vm.run_text("game", src.as_bytes()).expect("the game loads");
-    vm.new_game().expect("the game starts");
+    let mut vm = game_vm(config, &src);
     let perft = vm.perft(4).map_err(|e| e.to_string());
     let mut texts = Vec::new();
     if vm.generate_turn().is_ok() {
@@ -422,10 +422,7 @@ fn guarded_game(jit: JitMode, max_steps: u64, friends: bool) -> (Result<u64, Str
         : OnNewGame ( -- ) -1 chain ! ;"
     );
     let config = Config { seed: Some(7), max_steps: Some(max_steps), jit, ..Config::default() };
-    let mut vm = Vm::new(config).expect("creating a VM");
-    vm.capture_output();
-    vm.run_text("game", src.as_bytes()).expect("the game loads");
-    vm.new_game().expect("the game starts");
+    let mut vm = game_vm(config, &src);
     let perft = vm.perft(4).map_err(|e| e.to_string());
     let texts = first_moves_afresh(&mut vm);
     (perft, texts, vm.jit_entries())
