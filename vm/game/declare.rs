@@ -105,12 +105,10 @@ impl Vm {
         self.dict.set_step(xt, dir);
     }
 
-    /// The board's positions and directions stay as they are while moves
-    /// are generated (the generator reads its tables through the whole
-    /// generation).
-    /// Called before each change of the board's layout: an error while
-    /// moves are generated; else native code built on the layout is
-    /// thrown away.
+    /// Called before each change of the board's layout. The positions and
+    /// directions stay as they are while moves are generated (the
+    /// generator reads its tables through the whole generation): an
+    /// error then; else native code built on the layout is thrown away.
     fn change_layout(&mut self, word: &str) -> VmResult<()> {
         if self.game.gen.active {
             return Err(err(format!("`{word}` changes the board's layout, which cannot change while moves are being generated")));

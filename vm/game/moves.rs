@@ -141,15 +141,16 @@ impl MoveStore {
         }
         let rank = |t: i32| priorities.iter().position(|&p| p == t).unwrap_or(priorities.len());
         let range = self.current();
-        // Most lists hold moves of one type (a position without captures):
-        // nothing to drop.
         let list = &self.moves[range.clone()];
-        if list.iter().all(|m| list.first().is_some_and(|first| m.move_type == first.move_type)) {
-            return;
-        }
-        let Some(best) = list.iter().map(|m| rank(m.move_type)).min() else {
+        let Some(first) = list.first() else {
             return;
         };
+        // Most lists hold moves of one type (a position without captures):
+        // nothing to drop.
+        if list.iter().all(|m| m.move_type == first.move_type) {
+            return;
+        }
+        let best = list.iter().map(|m| rank(m.move_type)).min().unwrap_or(priorities.len());
         let mut keep = range.start;
         for i in range {
             let m = self.moves[i];

@@ -1505,18 +1505,33 @@ impl<'a> Translator<'a> {
         let Some(sig) = self.direct_sig else {
             return self.synced(helpers::compile_xt, xt as i32, at);
         };
-        let mut code = Recorded::Call.code();
-        if self.adds_move_next(at) {
+        let (x, zero) = (self.konst(xt as i32), self.konst(0));
+        self.record(sig, Recorded::Call, x, zero, at);
+    }
+
+    /// What `what` records during generation (arguments `a`, `b`), through
+    /// a helper that does only that; an edit and the `add-move` right
+    /// after it, through one call. Answers the helper's result.
+    fn record(&mut self, sig: SigRef, what: Recorded, a: Value, b: Value, at: Addr) -> Value {
+        let mut code = what.code();
+        if what != Recorded::AddMove && self.adds_move_next(at) {
             self.skip_next = true;
             code |= Recorded::THEN_ADD;
         }
-        let f = self.b.ins().iconst(self.ptr, helpers::recorder(code) as i64);
-        let (id, at_v, x, zero) = (self.konst(code), self.konst(at as i32), self.konst(xt as i32), self.konst(0));
+        self.call_direct(sig, helpers::recorder(code), code, a, b, at)
+    }
+
+    /// Calls `helper` with the direct words' signature (`id`, `at`, `a`,
+    /// `b`); when it refuses, the interpreter runs the instruction.
+    fn call_direct(&mut self, sig: SigRef, helper: *const (), id: i32, a: Value, b: Value, at: Addr) -> Value {
+        let f = self.b.ins().iconst(self.ptr, helper as i64);
+        let (id, at_v) = (self.konst(id), self.konst(at as i32));
         self.calls += 1;
-        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, id, at_v, x, zero]);
+        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, id, at_v, a, b]);
         let r = self.b.inst_results(call)[0];
         let refused = self.b.ins().icmp_imm_s(IntCC::Equal, r, REFUSE);
         self.guard(refused, at);
+        self.b.ins().ireduce(I32, r)
     }
 
     /// A direct word: its arguments from the stack cells where they are,
@@ -1536,26 +1551,10 @@ impl<'a> Translator<'a> {
             1 => (self.var(self.v.tos), zero),
             _ => (self.below(1), self.var(self.v.tos)),
         };
-        // An edit recorded (or the move added) during generation goes
-        // through a helper that does only that; an edit and the `add-move`
-        // right after it, through one call.
-        let (helper, id) = match records {
-            Some(what) if what != Recorded::AddMove && self.adds_move_next(at) => {
-                self.skip_next = true;
-                let code = what.code() | Recorded::THEN_ADD;
-                (helpers::recorder(code), code)
-            }
-            Some(what) => (helpers::recorder(what.code()), what.code()),
-            None => (helpers::direct as *const (), id as i32),
+        let r = match records {
+            Some(what) => self.record(sig, what, a, b, at),
+            None => self.call_direct(sig, helpers::direct as *const (), id as i32, a, b, at),
         };
-        let f = self.b.ins().iconst(self.ptr, helper as i64);
-        let (id, at_v) = (self.konst(id), self.konst(at as i32));
-        self.calls += 1;
-        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, id, at_v, a, b]);
-        let r = self.b.inst_results(call)[0];
-        let refused = self.b.ins().icmp_imm_s(IntCC::Equal, r, REFUSE);
-        self.guard(refused, at);
-        let r = self.b.ins().ireduce(I32, r);
         if ins > 0 {
             self.drop_n(ins as i64);
         }
