@@ -133,10 +133,7 @@ impl Translator<'_> {
     /// `here`'s content, or a deoptimization.
     fn here_cell(&mut self, at: Addr) -> Value {
         if let (Some(here), Some(layout)) = (self.here_on_board(), self.layout) {
-            let wide = self.b.ins().uextend(I64, here);
-            let scaled = self.b.ins().ishl_imm_s(wide, 2);
-            let p = self.b.ins().iadd_imm_s(scaled, layout.cells as i64);
-            return self.b.ins().load(I32, super::data(), p, 0);
+            return self.cell_on_board(layout, here);
         }
         let here = self.gen_field(GenField::Here);
         self.board_cell(here, at)
@@ -149,9 +146,7 @@ impl Translator<'_> {
             let wide = self.b.ins().uextend(I64, pos);
             let off = self.b.ins().icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, wide, layout.positions as i64);
             self.guard(off, at);
-            let scaled = self.b.ins().ishl_imm_s(wide, 2);
-            let p = self.b.ins().iadd_imm_s(scaled, layout.cells as i64);
-            return self.b.ins().load(I32, super::data(), p, 0);
+            return self.cell_on_board(layout, pos);
         }
         let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, board_len) as i32);
         let wide = self.b.ins().uextend(I64, pos);
@@ -160,6 +155,15 @@ impl Translator<'_> {
         let cells = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, board) as i32);
         let scaled = self.b.ins().ishl_imm_s(wide, 2);
         let p = self.b.ins().iadd(cells, scaled);
+        self.b.ins().load(I32, super::data(), p, 0)
+    }
+
+    /// The content of position `pos`, known to be on the board, with the
+    /// layout built in.
+    fn cell_on_board(&mut self, layout: Layout, pos: Value) -> Value {
+        let wide = self.b.ins().uextend(I64, pos);
+        let scaled = self.b.ins().ishl_imm_s(wide, 2);
+        let p = self.b.ins().iadd_imm_s(scaled, layout.cells as i64);
         self.b.ins().load(I32, super::data(), p, 0)
     }
 
@@ -253,17 +257,12 @@ impl Translator<'_> {
         // after the check above, which carries it).
         let mark = self.known_mark();
         let here64 = self.b.ins().uextend(I64, here);
-        let (whole, i, table) = self.walk_index_built_in(layout, dir, here64);
-        let (moved, next) = match whole {
+        let (in_table, i, table) = self.walk_index_built_in(layout, dir, here64);
+        let (moved, next) = match in_table {
             // A known direction's row is whole: the link is there to read.
             None => {
-                let off = self.b.ins().ishl_imm_s(i, 2);
-                let p = self.b.ins().iadd(table, off);
-                let to = self.b.ins().load(I32, in_region(Region::Tables), p, 0);
-                let moved = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, to, 0);
-                let next = self.b.ins().select(moved, to, here);
-                self.b.ins().store(in_region(Region::Here), next, g, gen_offset(GenField::Here) as i32);
-                (moved, next)
+                let to = self.link(table, i);
+                self.move_here(to, here, g)
             }
             Some(in_table) => self.walk_read(in_table, i, table, here, g),
         };
@@ -292,13 +291,24 @@ impl Translator<'_> {
         self.b.ins().brif(ok, read, &[], join, &[BlockArg::Value(none)]);
         self.b.switch_to_block(read);
         self.b.seal_block(read);
-        let off = self.b.ins().ishl_imm_s(i, 2);
-        let p = self.b.ins().iadd(table, off);
-        let to = self.b.ins().load(I32, in_region(Region::Tables), p, 0);
+        let to = self.link(table, i);
         self.b.ins().jump(join, &[BlockArg::Value(to)]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
         let to = self.b.block_params(join)[0];
+        self.move_here(to, here, g)
+    }
+
+    /// Entry `i` of `table` (`Board::walk`): a position, or -1.
+    fn link(&mut self, table: Value, i: Value) -> Value {
+        let off = self.b.ins().ishl_imm_s(i, 2);
+        let p = self.b.ins().iadd(table, off);
+        self.b.ins().load(I32, in_region(Region::Tables), p, 0)
+    }
+
+    /// `here` (at `g`) moved to `to` when it is a position: whether it
+    /// moved, and where `here` is.
+    fn move_here(&mut self, to: Value, here: Value, g: Value) -> (Value, Value) {
         let moved = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, to, 0);
         let next = self.b.ins().select(moved, to, here);
         self.b.ins().store(in_region(Region::Here), next, g, gen_offset(GenField::Here) as i32);
