@@ -1172,6 +1172,37 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// `brif cond yes no`, where a condition made of truth values (`AND`,
+    /// `OR`, `0=` of flags: `enemy? AND`) is tested one part at a time, a
+    /// compare and a jump each, instead of being computed whole first.
+    /// Its parts are computed already, and have no effects.
+    fn brif_chain(&mut self, cond: Value, yes: Block, no: Block) {
+        use cranelift_codegen::ir::types::I8;
+        let dfg = &self.b.func.dfg;
+        let def = |v: Value| dfg.value_def(v).inst().map(|inst| dfg.insts[inst]);
+        let is_one = |v: Value| matches!(def(v), Some(InstructionData::UnaryImm { opcode: Opcode::Iconst, imm }) if imm.bits() == 1);
+        let parts = def(cond).filter(|_| dfg.value_type(cond) == I8);
+        match parts {
+            Some(InstructionData::Binary { opcode: op @ (Opcode::Band | Opcode::Bor), args: [x, y] }) => {
+                let second = self.b.create_block();
+                if op == Opcode::Band {
+                    self.brif_chain(x, second, no);
+                } else {
+                    self.brif_chain(x, yes, second);
+                }
+                self.b.seal_block(second);
+                self.b.switch_to_block(second);
+                self.brif_chain(y, yes, no);
+            }
+            Some(InstructionData::Binary { opcode: Opcode::Bxor, args: [x, one] }) if is_one(one) => {
+                self.brif_chain(x, no, yes);
+            }
+            _ => {
+                self.b.ins().brif(cond, yes, &[], no, &[]);
+            }
+        }
+    }
+
     /// Whether reaching `target` takes code (stores or loads).
     fn needs_code(&self, target: Block) -> bool {
         let Some((d, r)) = self.held_at.get(&target) else { return false };
@@ -1184,7 +1215,7 @@ impl<'a> Translator<'a> {
         self.note_edge(no);
         if !self.fixed {
             self.flush();
-            self.b.ins().brif(cond, yes, &[], no, &[]);
+            self.brif_chain(cond, yes, no);
             return;
         }
         let edges = [yes, no].map(|t| (t, self.needs_code(t).then(|| self.b.create_block())));
@@ -1194,7 +1225,7 @@ impl<'a> Translator<'a> {
             }
         }
         let [y, n] = edges.map(|(t, e)| e.unwrap_or(t));
-        self.b.ins().brif(cond, y, &[], n, &[]);
+        self.brif_chain(cond, y, n);
         for (t, e) in edges {
             if let Some(e) = e {
                 // The edge is noted already, from the branch.
