@@ -370,16 +370,33 @@ impl Vm {
     }
 
     pub fn pop_board(&mut self) -> VmResult<()> {
+        self.reset_board()?;
+        self.drop_board();
+        Ok(())
+    }
+
+    /// Puts back the board saved last, which stays saved.
+    #[inline]
+    fn reset_board(&mut self) -> VmResult<()> {
         if self.game.snapshot_count == 0 {
             return Err(ErrorKind::Game("`$DeallocateBoard` without a matching `$CloneBoard`".into()).into());
         }
         let (region, len) = (self.game.board.region as i32, self.game.board.region_len as usize);
         let start = self.game.snapshots.len() - len;
         self.mem.slice_mut(region, len as i32)?.copy_from_slice(&self.game.snapshots[start..]);
+        self.game.search.keys.reset();
+        Ok(())
+    }
+
+    /// Forgets the board saved last (if any), as it is now.
+    fn drop_board(&mut self) {
+        if self.game.snapshot_count == 0 {
+            return;
+        }
+        let start = self.game.snapshots.len() - self.game.board.region_len as usize;
         self.game.snapshots.truncate(start);
         self.game.snapshot_count -= 1;
         self.game.search.keys.restore();
-        Ok(())
     }
 
     // ---- perft -------------------------------------------------------------
@@ -404,7 +421,7 @@ impl Vm {
         if depth > 0 && self.game_result()? == UNKNOWN_SCORE {
             for m in self.game.store.current() {
                 let text = move_text(&self.game, &self.mem, m);
-                let n = self.perft_after(m, depth)?;
+                let n = self.perft_each(m..m + 1, depth)?;
                 out.push((text, n));
             }
         }
@@ -420,46 +437,55 @@ impl Vm {
         if depth == 1 && !self.game.store.moves[range.clone()].iter().any(|m| m.is_partial()) {
             return Ok(range.len() as u64);
         }
-        let mut total = 0;
-        for m in range {
-            total += self.perft_after(m, depth)?;
-        }
-        Ok(total)
+        self.perft_each(range, depth)
     }
 
-    /// Perft below move m of the current list; m's ply is part of `depth`.
-    fn perft_after(&mut self, m: usize, depth: u32) -> VmResult<u64> {
+    /// The sum of perft below each move of `moves` (of the current list),
+    /// each played from the board as it is now: saved once, put back
+    /// after each.
+    fn perft_each(&mut self, moves: std::ops::Range<usize>, depth: u32) -> VmResult<u64> {
         let turn = self.game.turn;
         self.push_board()?;
+        let mut total = 0;
+        let mut result = Ok(());
+        for m in moves {
+            result = self.perft_after(m, depth).and_then(|n| {
+                total += n;
+                self.reset_board()
+            });
+            self.game.turn = turn;
+            self.enter_turn();
+            if result.is_err() {
+                break;
+            }
+        }
+        self.drop_board();
+        result.map(|()| total)
+    }
+
+    /// Perft below move m of the current list (the board saved, for the
+    /// caller to put back); m's ply is part of `depth`.
+    fn perft_after(&mut self, m: usize, depth: u32) -> VmResult<u64> {
         self.make_move(m)?;
-        let n = if self.game.turn.partial != NOT_PARTIAL {
+        if self.game.turn.partial != NOT_PARTIAL {
             // Mid-chain: the steps that follow belong to the same ply.
             let index = self.game.turn.index;
             self.generate_turn()?;
             let n = if self.game.turn.index == index && self.game.turn.partial != NOT_PARTIAL {
-                let mut n = 0;
-                for c in self.game.store.current() {
-                    n += self.perft_after(c, depth)?;
-                }
-                n
-            } else {
+                let steps = self.game.store.current();
+                self.perft_each(steps, depth)
+            } else if depth == 1 {
                 // The chain had no continuation and the turn moved on: the
                 // ply is complete.
-                if depth == 1 {
-                    1
-                } else {
-                    self.perft_moves(depth - 1)?
-                }
+                Ok(1)
+            } else {
+                self.perft_moves(depth - 1)
             };
             self.game.store.pop_list();
             n
         } else {
-            self.perft(depth - 1)?
-        };
-        self.pop_board()?;
-        self.game.turn = turn;
-        self.enter_turn();
-        Ok(n)
+            self.perft(depth - 1)
+        }
     }
 
     // ---- choosing and playing moves ------------------------------------

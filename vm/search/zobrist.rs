@@ -74,6 +74,11 @@ impl Keys {
         self.positions = self.saved.pop().flatten();
     }
 
+    /// The keys as last saved, still saved.
+    pub fn reset(&mut self) {
+        self.positions = self.saved.last().copied().flatten();
+    }
+
     pub fn clear_saved(&mut self) {
         self.saved.clear();
     }
