@@ -183,6 +183,11 @@ pub(crate) struct Drive {
     pub word_end: u32,
     pub piece: i32,
     pub pos_end: i32,
+    /// The cells the scans read, and where they stop: the end of the sweep
+    /// or of the cells, whichever comes first (which one it was is sorted
+    /// out after). Set for each run of the loop (`MoveWords::drive`).
+    pub scan_cells: *const i32,
+    pub scan_limit: u64,
     pub tos: i32,
     pub rdepth: u32,
     pub fp: u32,
@@ -218,6 +223,8 @@ impl Drive {
             word_end: 0,
             piece: 0,
             pos_end,
+            scan_cells: std::ptr::null(),
+            scan_limit: 0,
             tos: 0,
             rdepth: 0,
             fp: 0,
@@ -404,6 +411,8 @@ impl MoveWords {
         // word can reach) outlive the call.
         let status = unsafe {
             (*ctx).steps = vm.steps_left;
+            d.scan_cells = (*ctx).board;
+            d.scan_limit = (d.pos_end.max(0) as u64).min((*ctx).board_len);
             driver(ctx, d)
         };
         vm.jit.entries += d.entries;

@@ -70,6 +70,12 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         ];
         let game = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, game) as i32);
         let steps0 = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, steps) as i32);
+        // Each attempt runs in the frame the batch opened, with its
+        // tolerance; a word that runs script in frames of its own puts the
+        // tolerance back as it leaves them.
+        let vm = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, vm) as i32);
+        let tolerant = field(b, I8, offset_of!(Drive, tolerant));
+        b.ins().store(own, tolerant, vm, offset_of!(Vm, tolerant) as i32);
         let args = |xs: &[Value]| xs.iter().map(|&x| BlockArg::Value(x)).collect::<Vec<_>>();
         let block = |b: &mut FunctionBuilder, params: &[Type]| {
             let block = b.create_block();
@@ -79,15 +85,11 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
             block
         };
         // The board's cells as the scans read them, and one bound for a
-        // scan's loop: the end of the sweep or of the cells, whichever
-        // comes first (which one it was is sorted out after).
-        let scan_bounds = |b: &mut FunctionBuilder, pos_end: Value| {
-            let len = b.ins().load(I64, ctx_field(), c, offset_of!(JitCtx, board_len) as i32);
-            let board = b.ins().load(ptr, ctx_field(), c, offset_of!(JitCtx, board) as i32);
-            let zero = b.ins().iconst(I32, 0);
-            let end = b.ins().smax(pos_end, zero);
-            let end = b.ins().uextend(I64, end);
-            (board, b.ins().umin(end, len))
+        // scan's loop (`Drive::scan_limit`): nothing a move word does while
+        // the loop runs changes them (a change of the board's layout
+        // deoptimizes, and so ends the loop).
+        let scan_bounds = |b: &mut FunctionBuilder| {
+            (field(b, ptr, offset_of!(Drive, scan_cells)), field(b, I64, offset_of!(Drive, scan_limit)))
         };
         let square = |b: &mut FunctionBuilder, board: Value, pos: Value| {
             let off = b.ins().ishl_imm_s(pos, 2);
@@ -134,7 +136,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         // each requirement, tested at its foot), as the attempt would pass
         // them, without entering the word.
         b.switch_to_block(drop_scan);
-        let (board, limit) = scan_bounds(b, pos_end);
+        let (board, limit) = scan_bounds(b);
         let wide = b.ins().uextend(I64, pos1);
         let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
         let pick = b.create_block();
@@ -170,7 +172,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         // the loop needs is loaded once: nothing runs in it; it tests its
         // bound at its foot.
         b.switch_to_block(scan);
-        let (board, limit) = scan_bounds(b, pos_end);
+        let (board, limit) = scan_bounds(b);
         let for_player = field(b, I32, offset_of!(Drive, for_player));
         let types = field(b, I32, offset_of!(Drive, types));
         let zero = b.ins().iconst(I32, 0);
@@ -318,8 +320,6 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         let whole = b.ins().iconst(I32, NOT_PARTIAL as i64);
         b.ins().store(game_mem, whole, game, gen(offset_of!(Context, partial)));
         let vm = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, vm) as i32);
-        let tolerant = field(b, I8, offset_of!(Drive, tolerant));
-        b.ins().store(own, tolerant, vm, offset_of!(Vm, tolerant) as i32);
         let refill = field(b, I8, offset_of!(Drive, refill));
         let reserve = field(b, I64, offset_of!(Drive, reserve));
         let kept = b.ins().load(I64, own, vm, offset_of!(Vm, steps_reserve) as i32);
