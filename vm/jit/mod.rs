@@ -176,6 +176,10 @@ pub struct Jit {
     /// The board's layout (`Board::layout`) that native code made since
     /// the last change has built in (`translate::Layout`), if any has.
     baked_layout: Option<u32>,
+    /// What the context's fixed fields were last filled from (`jit_fill`):
+    /// the VM's address, the lengths of the slot table and of the table of
+    /// targets, the board's layout.
+    filled: Option<(usize, usize, usize, u32)>,
 }
 
 /// The most generator loops made for plans in one VM.
@@ -213,7 +217,7 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: 0, baked_layout: None }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: 0, baked_layout: None, filled: None }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -443,19 +447,25 @@ impl Vm {
         if self.jit.mode != JitMode::Off {
             self.jit_cover_code();
             if let Some(f) = self.jit_native(entry, self.jit.mode == JitMode::Auto) {
-                if let Some(result) = self.run_native(entry, f) {
-                    return result;
+                let (base, rdepth) = (self.fp, self.rdepth);
+                match self.run_native(f) {
+                    Some((DONE, _)) => return Ok(()),
+                    Some((status, ip)) => return self.native_stopped(entry, status, ip, base, rdepth),
+                    None => {}
                 }
             }
         }
         self.run(entry)
     }
 
-    /// `run` of the word at `entry`, which has native code `f`, entered
-    /// at once: the host frame `run` pushes, pushed here, without the
-    /// interpreter's way in. `None` (nothing done) near a limit `run`
-    /// reports.
-    fn run_native(&mut self, entry: Addr, f: NativeFn) -> Option<crate::error::VmResult<()>> {
+    /// `run` of a word which has native code `f`, entered at once: the
+    /// host frame `run` pushes, pushed here, without the interpreter's way
+    /// in. Answers how the code ended (status, `ip`), the usual ending
+    /// (`DONE`, returned through the host frame) with nothing more to sort
+    /// out; any other is for `native_stopped`. `None` (nothing done) near
+    /// a limit `run` reports.
+    #[inline]
+    fn run_native(&mut self, f: NativeFn) -> Option<(u32, Addr)> {
         let (base, rdepth) = (self.fp, self.rdepth);
         if base >= self.config.return_depth || base + 1 >= NATIVE_FRAMES || self.run_nesting >= crate::interp::MAX_RUN_NESTING {
             return None;
@@ -463,18 +473,24 @@ impl Vm {
         self.run_nesting += 1;
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let (status, ip) = self.jit_call(f);
-        // The usual ending, returned through the host frame: nothing more
-        // to sort out.
-        if status == DONE {
+        let ended = self.jit_call(f);
+        if ended.0 == DONE {
             self.run_nesting -= 1;
-            return Some(Ok(()));
         }
+        Some(ended)
+    }
+
+    /// The interpreter finishes the word at `entry`, whose native code (run
+    /// by `run_native`) stopped with `status` other than `DONE`.
+    /// The host frame `run_native` pushed was at `base`, with `rdepth`.
+    #[cold]
+    #[inline(never)]
+    fn native_stopped(&mut self, entry: Addr, status: u32, ip: Addr, base: u32, rdepth: u32) -> crate::error::VmResult<()> {
         let entered = self.jit_ended(status, ip);
         let result = self.after_native(entered, entry);
         let result = self.end_frame(result, base, rdepth);
         self.run_nesting -= 1;
-        Some(result)
+        result
     }
 
     /// The native code of the definition at `entry`, compiling it when due
@@ -579,37 +595,24 @@ impl Vm {
 
     /// Copies the VM's state into the context native code reads.
     pub(crate) fn jit_fill(&mut self, ctx: *mut JitCtx) {
-        let (mem, mem_len) = self.mem.raw();
+        // What the fields below depend on: they change only with it. The
+        // data space and the stacks never move; the slot table and the
+        // table of targets move only as they grow; the board's tables
+        // change only with its layout (the stamp every change of layout
+        // moves, which native code that built the layout in relies on
+        // already).
         let vm: *mut Vm = self;
-        let stacks = &mut *self.stacks;
+        let key = (vm as usize, self.jit.slots.len(), self.dict.targets().len(), self.game.board.layout);
+        if self.jit.filled != Some(key) {
+            self.jit.filled = Some(key);
+            self.jit_fill_fixed(ctx);
+        }
         // SAFETY: `ctx` is the VM's own context; `ds_base < STACK_CELLS`
         // (`enter_frame`) and `ds` has 2 * STACK_CELLS cells.
         unsafe {
             let c = &mut *ctx;
-            c.vm = vm;
-            c.ds = stacks.ds.as_mut_ptr().add(self.ds_base as usize);
-            c.rs = stacks.rs.as_mut_ptr();
-            c.frames = stacks.frames.as_mut_ptr();
-            c.mem = mem;
-            c.mem_len = mem_len as u64;
-            c.table = self.jit.slots.as_ptr();
-            c.table_len = self.jit.slots.len() as u64;
-            c.game = &mut *self.game;
-            let board = &self.game.board;
-            c.walk = board.walk.as_ptr();
-            c.walk_len = board.walk.len() as u64;
-            c.walk_last = board.walk_last();
-            c.walk_stride = board.walk_stride;
+            c.ds = self.stacks.ds.as_mut_ptr().add(self.ds_base as usize);
             c.walk_player = NO_WALK_PLAYER;
-            // The data space never moves nor shrinks, so cells found
-            // within it now stay there.
-            let end = (board.cells as usize).checked_add(4 * board.positions);
-            let within = board.complete && end.is_some_and(|e| e <= mem_len);
-            c.board = if within { mem.add(board.cells as usize) as *const i32 } else { std::ptr::null() };
-            c.board_len = if within { board.positions as u64 } else { 0 };
-            let targets = self.dict.targets();
-            c.targets = targets.as_ptr();
-            c.targets_len = targets.len() as u64;
             // One load each: these were just stored one by one (a frame
             // entered), and a wide load spanning them would wait for the
             // stores to retire instead of forwarding them.
@@ -623,6 +626,42 @@ impl Vm {
             c.next_addr = self.code.next_addr();
         }
         debug_assert!(self.ds_base < STACK_CELLS as u32 && self.fp != HOST_RETURN);
+    }
+
+    /// The context's fields that stay as they are while `Jit::filled`'s
+    /// key does.
+    #[cold]
+    #[inline(never)]
+    fn jit_fill_fixed(&mut self, ctx: *mut JitCtx) {
+        let (mem, mem_len) = self.mem.raw();
+        let vm: *mut Vm = self;
+        let stacks = &mut *self.stacks;
+        // SAFETY: `ctx` is the VM's own context.
+        unsafe {
+            let c = &mut *ctx;
+            c.vm = vm;
+            c.rs = stacks.rs.as_mut_ptr();
+            c.frames = stacks.frames.as_mut_ptr();
+            c.mem = mem;
+            c.mem_len = mem_len as u64;
+            c.table = self.jit.slots.as_ptr();
+            c.table_len = self.jit.slots.len() as u64;
+            c.game = &mut *self.game;
+            let board = &self.game.board;
+            c.walk = board.walk.as_ptr();
+            c.walk_len = board.walk.len() as u64;
+            c.walk_last = board.walk_last();
+            c.walk_stride = board.walk_stride;
+            // The data space never moves nor shrinks, so cells found
+            // within it now stay there.
+            let end = (board.cells as usize).checked_add(4 * board.positions);
+            let within = board.complete && end.is_some_and(|e| e <= mem_len);
+            c.board = if within { mem.add(board.cells as usize) as *const i32 } else { std::ptr::null() };
+            c.board_len = if within { board.positions as u64 } else { 0 };
+            let targets = self.dict.targets();
+            c.targets = targets.as_ptr();
+            c.targets_len = targets.len() as u64;
+        }
     }
 
     /// Takes the scalar state native code left in the context.
