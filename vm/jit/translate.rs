@@ -175,6 +175,37 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     (f >= COUNT_LIMIT).then_some((f, fixed))
 }
 
+/// `brif cond yes no`, where a condition made of truth values (`AND`,
+/// `OR`, `0=` of flags: `enemy? AND`) is tested one part at a time, a
+/// compare and a jump each, instead of being computed whole first. Its
+/// parts are computed already, and have no effects.
+pub(super) fn brif_parts(b: &mut FunctionBuilder, cond: Value, yes: Block, no: Block) {
+    use cranelift_codegen::ir::types::I8;
+    let dfg = &b.func.dfg;
+    let def = |v: Value| dfg.value_def(v).inst().map(|inst| dfg.insts[inst]);
+    let is_one = |v: Value| matches!(def(v), Some(InstructionData::UnaryImm { opcode: Opcode::Iconst, imm }) if imm.bits() == 1);
+    let parts = def(cond).filter(|_| dfg.value_type(cond) == I8);
+    match parts {
+        Some(InstructionData::Binary { opcode: op @ (Opcode::Band | Opcode::Bor), args: [x, y] }) => {
+            let second = b.create_block();
+            if op == Opcode::Band {
+                brif_parts(b, x, second, no);
+            } else {
+                brif_parts(b, x, yes, second);
+            }
+            b.seal_block(second);
+            b.switch_to_block(second);
+            brif_parts(b, y, yes, no);
+        }
+        Some(InstructionData::Binary { opcode: Opcode::Bxor, args: [x, one] }) if is_one(one) => {
+            brif_parts(b, x, no, yes);
+        }
+        _ => {
+            b.ins().brif(cond, yes, &[], no, &[]);
+        }
+    }
+}
+
 /// How native functions call each other: the context, then the machine
 /// registers (`tos`, depth, return depth, frame count, steps) in machine
 /// registers both ways, after the status. The `Tail` convention returns
@@ -1002,21 +1033,18 @@ impl<'a> Translator<'a> {
     fn leave_if(&mut self, exit: Block, bad: Value, at: Addr) {
         let mark = self.known_mark();
         let ok = self.b.create_block();
-        let at = self.konst(at as i32);
-        if self.cells.dirty.is_empty() && self.rcells.dirty.is_empty() && self.pending_frames.is_empty() {
-            self.b.ins().brif(bad, exit, &[BlockArg::Value(at)], ok, &[]);
-        } else {
-            // The cells and frames not stored yet go to memory on the way
-            // out.
-            let stub = self.b.create_block();
-            self.b.set_cold_block(stub);
-            self.b.ins().brif(bad, stub, &[], ok, &[]);
-            self.b.switch_to_block(stub);
-            self.emit_flush();
-            self.store_frames();
-            self.b.ins().jump(exit, &[BlockArg::Value(at)]);
-            self.b.seal_block(stub);
-        }
+        // The way out is a block of its own, so that what only it needs
+        // (the address, the cells and frames not stored yet) is made
+        // there, not on the path that stays.
+        let stub = self.b.create_block();
+        self.b.set_cold_block(stub);
+        brif_parts(&mut self.b, bad, stub, ok);
+        self.b.switch_to_block(stub);
+        self.emit_flush();
+        self.store_frames();
+        let at = self.b.ins().iconst(I32, at as i64);
+        self.b.ins().jump(exit, &[BlockArg::Value(at)]);
+        self.b.seal_block(stub);
         self.b.switch_to_block(ok);
         self.seal_one_way(ok);
         self.known_carries(mark);
@@ -1172,35 +1200,10 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// `brif cond yes no`, where a condition made of truth values (`AND`,
-    /// `OR`, `0=` of flags: `enemy? AND`) is tested one part at a time, a
-    /// compare and a jump each, instead of being computed whole first.
-    /// Its parts are computed already, and have no effects.
+    /// `brif cond yes no`, testing a condition made of truth values one
+    /// part at a time (`brif_parts`).
     fn brif_chain(&mut self, cond: Value, yes: Block, no: Block) {
-        use cranelift_codegen::ir::types::I8;
-        let dfg = &self.b.func.dfg;
-        let def = |v: Value| dfg.value_def(v).inst().map(|inst| dfg.insts[inst]);
-        let is_one = |v: Value| matches!(def(v), Some(InstructionData::UnaryImm { opcode: Opcode::Iconst, imm }) if imm.bits() == 1);
-        let parts = def(cond).filter(|_| dfg.value_type(cond) == I8);
-        match parts {
-            Some(InstructionData::Binary { opcode: op @ (Opcode::Band | Opcode::Bor), args: [x, y] }) => {
-                let second = self.b.create_block();
-                if op == Opcode::Band {
-                    self.brif_chain(x, second, no);
-                } else {
-                    self.brif_chain(x, yes, second);
-                }
-                self.b.seal_block(second);
-                self.b.switch_to_block(second);
-                self.brif_chain(y, yes, no);
-            }
-            Some(InstructionData::Binary { opcode: Opcode::Bxor, args: [x, one] }) if is_one(one) => {
-                self.brif_chain(x, no, yes);
-            }
-            _ => {
-                self.b.ins().brif(cond, yes, &[], no, &[]);
-            }
-        }
+        brif_parts(&mut self.b, cond, yes, no);
     }
 
     /// Whether reaching `target` takes code (stores or loads).

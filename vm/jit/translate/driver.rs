@@ -195,7 +195,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         let some = b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
         let known = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, t, types);
         let mine = b.ins().band(some, known);
-        b.ins().brif(mine, found, &[], scan_next, &[]);
+        super::brif_parts(b, mine, found, scan_next);
 
         b.switch_to_block(scan_next);
         let p1 = b.ins().iadd_imm_s(p, 1);
@@ -277,7 +277,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
                         let (content, owner, player) = content_of(b, here);
                         if let Some(pass) = class_test(b, classes, content, owner, player) {
                             let on = b.create_block();
-                            b.ins().brif(pass, on, &[], failed, &[]);
+                            super::brif_parts(b, pass, on, failed);
                             b.switch_to_block(on);
                         }
                     }
@@ -308,8 +308,20 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         let f = b.ins().load(ptr, own, word, offset_of!(MoveWordCode, native) as i32);
         let none = b.ins().icmp_imm_s(IntCC::Equal, f, 0);
         let enter = b.create_block();
-        let not_native = b.ins().iconst(I32, DRIVE_NOT_NATIVE as i64);
-        b.ins().brif(none, exit, &args(&[not_native, pos, w, w_end, piece, steps]), enter, &[]);
+        // leave(when, status, cursor…): the generator takes over with
+        // `status`, made on the way out only.
+        let leave = |b: &mut FunctionBuilder, when: Value, status: u32, cursor: [Value; 5], stay: Block| {
+            let out = b.create_block();
+            b.set_cold_block(out);
+            b.ins().brif(when, out, &[], stay, &[]);
+            b.switch_to_block(out);
+            b.seal_block(out);
+            let s = b.ins().iconst(I32, status as i64);
+            let mut all = vec![BlockArg::Value(s)];
+            all.extend(cursor.map(BlockArg::Value));
+            b.ins().jump(exit, &all);
+        };
+        leave(b, none, DRIVE_NOT_NATIVE, [pos, w, w_end, piece, steps], enter);
 
         b.switch_to_block(enter);
         let move_type = b.ins().load(I32, own, word, offset_of!(MoveWordCode, move_type) as i32);
