@@ -1200,12 +1200,6 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// `brif cond yes no`, testing a condition made of truth values one
-    /// part at a time (`brif_parts`).
-    fn brif_chain(&mut self, cond: Value, yes: Block, no: Block) {
-        brif_parts(&mut self.b, cond, yes, no);
-    }
-
     /// Whether reaching `target` takes code (stores or loads).
     fn needs_code(&self, target: Block) -> bool {
         let Some((d, r)) = self.held_at.get(&target) else { return false };
@@ -1218,7 +1212,7 @@ impl<'a> Translator<'a> {
         self.note_edge(no);
         if !self.fixed {
             self.flush();
-            self.brif_chain(cond, yes, no);
+            brif_parts(&mut self.b, cond, yes, no);
             return;
         }
         let edges = [yes, no].map(|t| (t, self.needs_code(t).then(|| self.b.create_block())));
@@ -1228,7 +1222,7 @@ impl<'a> Translator<'a> {
             }
         }
         let [y, n] = edges.map(|(t, e)| e.unwrap_or(t));
-        self.brif_chain(cond, y, n);
+        brif_parts(&mut self.b, cond, y, n);
         for (t, e) in edges {
             if let Some(e) = e {
                 // The edge is noted already, from the branch.
