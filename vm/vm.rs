@@ -90,7 +90,9 @@ pub struct StackFrame {
     base: u32,
     depth: u32,
     tos: i32,
-    tolerant: bool,
+    /// `Vm::tolerant`, as a whole word: with a `bool`, the padding after
+    /// it made every `Option<StackFrame>` copied byte by byte.
+    tolerant: u32,
 }
 
 pub type HostFn = fn(&mut Vm) -> VmResult<()>;
@@ -515,7 +517,7 @@ impl Vm {
     /// (unless `--strict`) gets the original Axiom's tolerances.
     /// `leave_frame` puts everything back, whatever the code left.
     pub fn enter_frame(&mut self) -> VmResult<StackFrame> {
-        let saved = StackFrame { base: self.ds_base, depth: self.depth, tos: self.tos, tolerant: self.tolerant };
+        let saved = StackFrame { base: self.ds_base, depth: self.depth, tos: self.tos, tolerant: self.tolerant as u32 };
         let base = self.ds_base + self.depth + 1;
         if base as usize >= STACK_CELLS {
             return Err(ErrorKind::StackOverflow { limit: self.config.stack_depth }.into());
@@ -534,7 +536,7 @@ impl Vm {
         self.ds_base = f.base;
         self.depth = f.depth;
         self.tos = f.tos;
-        self.tolerant = f.tolerant;
+        self.tolerant = f.tolerant != 0;
     }
 
     /// `needs` cells were wanted where the frame has fewer. Strict: the
