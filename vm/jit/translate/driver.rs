@@ -308,20 +308,15 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         let f = b.ins().load(ptr, own, word, offset_of!(MoveWordCode, native) as i32);
         let none = b.ins().icmp_imm_s(IntCC::Equal, f, 0);
         let enter = b.create_block();
-        // leave(when, status, cursor…): the generator takes over with
-        // `status`, made on the way out only.
-        let leave = |b: &mut FunctionBuilder, when: Value, status: u32, cursor: [Value; 5], stay: Block| {
-            let out = b.create_block();
-            b.set_cold_block(out);
-            b.ins().brif(when, out, &[], stay, &[]);
-            b.switch_to_block(out);
-            b.seal_block(out);
-            let s = b.ins().iconst(I32, status as i64);
-            let mut all = vec![BlockArg::Value(s)];
-            all.extend(cursor.map(BlockArg::Value));
-            b.ins().jump(exit, &all);
-        };
-        leave(b, none, DRIVE_NOT_NATIVE, [pos, w, w_end, piece, steps], enter);
+        // No native code: the generator takes over, the status made on
+        // the way out only.
+        let not_native = b.create_block();
+        b.set_cold_block(not_native);
+        b.ins().brif(none, not_native, &[], enter, &[]);
+        b.switch_to_block(not_native);
+        b.seal_block(not_native);
+        let status = b.ins().iconst(I32, DRIVE_NOT_NATIVE as i64);
+        b.ins().jump(exit, &args(&[status, pos, w, w_end, piece, steps]));
 
         b.switch_to_block(enter);
         let move_type = b.ins().load(I32, own, word, offset_of!(MoveWordCode, move_type) as i32);
@@ -331,7 +326,6 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         b.ins().store(game_mem, move_type, game, gen(offset_of!(Context, move_type)));
         let whole = b.ins().iconst(I32, NOT_PARTIAL as i64);
         b.ins().store(game_mem, whole, game, gen(offset_of!(Context, partial)));
-        let vm = b.ins().load(ptr, ctx_fixed(), c, offset_of!(JitCtx, vm) as i32);
         let refill = field(b, I8, offset_of!(Drive, refill));
         let reserve = field(b, I64, offset_of!(Drive, reserve));
         let kept = b.ins().load(I64, own, vm, offset_of!(Vm, steps_reserve) as i32);
