@@ -8,6 +8,7 @@
 //! `OnNewGame`, or in words a move runs when it is played) an edit is
 //! applied to the board at once.
 
+use super::buf::Buf;
 use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
@@ -34,14 +35,14 @@ pub struct Context {
     pub move_type: i32,
     pub partial: i32,
     /// The move being built.
-    pub actions: Vec<Action>,
+    pub actions: Buf<Action>,
     /// `actions` is not empty (read by the native generator loop, which
     /// leaves clearing it to the generator).
     pub pending: bool,
     pub pass_added: bool,
     /// Buffers of nested generations, kept for the next one (a search
     /// generates at every node: it must not allocate each time).
-    spare: Vec<Vec<Action>>,
+    spare: Vec<Buf<Action>>,
     /// Plans of finished generations, kept for the next (see `Plan`):
     /// emptied, and settled ones to use again as they are.
     spare_plans: Vec<Plan>,
@@ -108,7 +109,7 @@ struct Saved {
     partial: i32,
     /// The edits of the move the outer generation was building, when it
     /// was building one (else the buffer stays, to be used again).
-    actions: Option<Vec<Action>>,
+    actions: Option<Buf<Action>>,
     pending: bool,
     pass_added: bool,
 }

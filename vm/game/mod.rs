@@ -1,6 +1,7 @@
 //! The Axiom game layer (AXIOM.md): declarations, move generation, turns.
 //!
 //! Module map:
+//! - `buf`: the arrays of edits and moves native code appends to
 //! - `board`: the board layout (positions, names, direction links,
 //!   symmetries) and where the board lives in data space
 //! - `declare`: the declaration blocks (`{board … board}`, `{pieces`, …)
@@ -24,6 +25,7 @@
 //! `n COMPILE-LITERAL` append to the move instead of the dictionary.
 
 pub mod board;
+pub mod buf;
 pub mod declare;
 pub mod generate;
 pub mod mailbox;

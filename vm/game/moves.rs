@@ -9,9 +9,13 @@
 //! A move handle, as scripts see it (`$FirstMove`), is the move's index in
 //! the arena plus one; 0 ends a walk.
 
+use super::buf::Buf;
 use super::Game;
 
+/// `repr(C, u32)`: native code writes edits (`jit/translate`), a tag in
+/// declaration order and the fields after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, u32)]
 pub enum Action {
     /// Move the content of `from` to `to` (replacing what was there).
     Move { from: i32, to: i32 },
@@ -26,7 +30,22 @@ pub enum Action {
     Call(u32),
 }
 
+impl Default for Action {
+    fn default() -> Self {
+        Action::Lit(0)
+    }
+}
+
 impl Action {
+    /// The tags native code writes.
+    pub const MOVE: u32 = 0;
+    pub const CAPTURE: u32 = 1;
+    pub const PLACE: u32 = 2;
+    pub const CHANGE_TYPE: u32 = 3;
+    pub const CHANGE_OWNER: u32 = 4;
+    pub const LIT: u32 = 5;
+    pub const CALL: u32 = 6;
+
     /// The positions an edit touches (twice the same for one); none for
     /// the others.
     pub fn positions(self) -> Option<[i32; 2]> {
@@ -41,7 +60,9 @@ impl Action {
 /// No partial continuation.
 pub const NOT_PARTIAL: i32 = -1;
 
-#[derive(Clone, Copy, Debug)]
+/// `repr(C)`: native code writes moves of one edit (`jit/translate`).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct MoveRec {
     pub actions: u32,
     pub len: u32,
@@ -60,8 +81,8 @@ impl MoveRec {
 
 #[derive(Default)]
 pub struct MoveStore {
-    pub moves: Vec<MoveRec>,
-    pub actions: Vec<Action>,
+    pub moves: Buf<MoveRec>,
+    pub actions: Buf<Action>,
     /// Start of each live list in `moves` and `actions`.
     pub lists: Vec<(usize, usize)>,
 }
@@ -330,6 +351,35 @@ impl std::fmt::Display for Name<'_> {
         match self {
             Name::Text(t) => f.write_str(t),
             Name::Numbered(prefix, n) => write!(f, "{prefix}{n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Action;
+
+    /// Native code writes edits as a tag and fields at fixed offsets.
+    #[test]
+    fn edits_are_laid_out_as_native_code_writes_them() {
+        let cases = [
+            (Action::Move { from: 3, to: 4 }, Action::MOVE, Some(4)),
+            (Action::Capture(3), Action::CAPTURE, None),
+            (Action::Place { pos: 3, content: 4 }, Action::PLACE, Some(4)),
+            (Action::ChangeType { pos: 3, piece_type: 4 }, Action::CHANGE_TYPE, Some(4)),
+            (Action::ChangeOwner { pos: 3, player: 4 }, Action::CHANGE_OWNER, Some(4)),
+            (Action::Lit(3), Action::LIT, None),
+            (Action::Call(3), Action::CALL, None),
+        ];
+        for (a, tag, y) in cases {
+            let p = &a as *const Action as *const u32;
+            // SAFETY: `repr(C, u32)`: the tag, then the variant's fields,
+            // each in bounds of the 12 bytes of an `Action`.
+            let (t, x) = unsafe { (p.read(), p.add(1).read()) };
+            assert_eq!((t, x), (tag, 3), "{a:?}");
+            if let Some(y) = y {
+                assert_eq!(unsafe { p.add(2).read() }, y, "{a:?}");
+            }
         }
     }
 }

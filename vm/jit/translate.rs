@@ -43,6 +43,32 @@ pub(super) fn self_contained(start: Addr, ops: &[Op]) -> bool {
     ops.last() == Some(&Op::Exit) && !ops.iter().any(|op| op.target().is_some_and(|t| t < start || t >= end))
 }
 
+/// Whether `op` changes nothing but the registers and stack cells a fixed
+/// function holds in variables, its checks made first (the translator's
+/// rule: an instruction deoptimizes before it changes anything): no store
+/// to memory or the game, no call. From the entry through such
+/// instructions only, running the definition again from its entry in the
+/// interpreter is running it from where the check failed.
+fn changes_nothing(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Lit(_) | Exit | Jump(_) | JumpIfZero(_) | DupJumpIfZero(_) | JumpIfNonZero(_)
+            | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_) | JumpUnlessGt(_) | JumpUnlessLe(_) | JumpUnlessGe(_) | JumpUnlessAnd(_)
+            | JumpUnlessLitEq(..) | JumpUnlessLitNe(..) | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..)
+            | DupJumpUnlessLitEq(..) | DupJumpUnlessLitNe(..) | DupJumpUnlessLitLt(..) | DupJumpUnlessLitGt(..) | DupJumpUnlessLitLe(..) | DupJumpUnlessLitGe(..)
+            | Do | QDo(_) | Loop(_) | PlusLoop(_) | Leave(_) | Unloop | I | J | K | ToR | RFrom | RFetch
+            | Dup | Drop | Swap | Over | Rot | MinusRot | Nip | Tuck | Pick | TwoDup | TwoDrop | TwoSwap | TwoOver | QDup | Depth
+            | Add | Sub | Mul | Div | Mod | DivMod | MulDiv | Inc | Dec | Add2 | Sub2 | Mul2 | Div2 | Abs | Negate | Min | Max
+            | Eq | Ne | Lt | Gt | Le | Ge | ZeroEq | ZeroNe | ZeroLt | ZeroGt | ULt | And | Or | Xor | Invert | LShift | RShift
+            | Fetch | CFetch | Here | Cells | Count
+            | LitAdd(_) | LitMul(_) | LitMulAdd(_) | LitDiv(_) | LitMod(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_)
+            | FetchAt(_) | FetchAdd | CellsAdd | IAdd | OverAdd | FetchOff(_) | CFetchOff(_) | CellsLit(_) | FetchCell(_) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_)
+            | GHere | GFrom | GPlayer | GPieceType | GEmpty | GNotEmpty | GFriend | GEnemy | GEmptyAt | GPieceAt | GPlayerAt
+            | GVerify | GEmptyVerify | GNotEmptyVerify | GFriendVerify | GEnemyVerify
+    )
+}
+
 /// Calls of definitions this short are translated in place.
 const INLINE_OPS: usize = 48;
 /// At most this many instructions inlined into one function.
@@ -394,6 +420,18 @@ struct Translator<'a> {
     inline_budget: usize,
     /// The function being built, for RECURSE: a direct call.
     itself: Option<FuncRef>,
+    /// Nothing outside this function's registers has changed yet on the
+    /// path being translated (see `changes_nothing`): a check that fails
+    /// here hands the interpreter the definition's entry (`restart`), not
+    /// the exact state, which takes no code of its own. Fixed functions
+    /// only, whose entry registers stay at hand.
+    pure: bool,
+    /// By block not started yet, whether every edge into it so far is pure.
+    pure_in: std::collections::HashMap<Block, bool>,
+    /// The way out to the entry, once a check takes it; and the registers
+    /// at entry, which it hands over.
+    restart: Option<Block>,
+    entry_state: Vec<Value>,
     ctx: Value,
     max_d: Value,
     max_r: Value,
@@ -463,6 +501,15 @@ struct Known {
     block: Option<Block>,
     /// Definitions made so far.
     defs: u64,
+}
+
+/// What held where an instruction split in ways that join again.
+struct Split {
+    mark: KnownMark,
+    known: bool,
+    prepaid: bool,
+    /// `here`, known on the board.
+    here: Option<Value>,
 }
 
 /// What the last check of the step budget and the call depth covers, on
@@ -545,10 +592,20 @@ enum Region {
     Data,
     /// `Board::walk`, `Dictionary::targets`, `Jit::slots`.
     Tables,
+    /// The move generator's edits and moves (`Buf`s: their fields and
+    /// what they hold).
+    Moves,
 }
 
-const REGIONS: [(Region, &str); 6] =
-    [(Region::Stacks, "stacks"), (Region::Ctx, "ctx"), (Region::Here, "here"), (Region::Game, "game"), (Region::Data, "data space"), (Region::Tables, "tables")];
+const REGIONS: [(Region, &str); 7] = [
+    (Region::Stacks, "stacks"),
+    (Region::Ctx, "ctx"),
+    (Region::Here, "here"),
+    (Region::Game, "game"),
+    (Region::Data, "data space"),
+    (Region::Tables, "tables"),
+    (Region::Moves, "moves"),
+];
 
 /// Declares the regions in a function about to be built, in `Region`
 /// order, so `in_region` names them by number.
@@ -649,12 +706,18 @@ impl<'a> Translator<'a> {
             pending_frames: Vec::new(),
             inline_budget: INLINE_BUDGET,
             itself: None,
+            pure: false,
+            pure_in: Default::default(),
+            restart: None,
+            entry_state: Vec::new(),
             ctx, max_d, max_r, v, leaders, deopt, verify_failed, verify_ends, propagate, closed: false, skip_next: false, unrolled: None, prepaid: Prepaid::default(), prepaid_in: Default::default(), inline_exit: None, known_d: 0, known_room: 0, cells: Default::default(), rcells: Default::default(), dk: 0, known_r: 0 };
         t.load_env();
         let params = t.b.block_params(entry)[1..].to_vec();
-        for ((var, _, _), x) in t.scalars().into_iter().zip(params) {
+        for ((var, _, _), &x) in t.scalars().into_iter().zip(&params) {
             t.set(var, x);
         }
+        t.entry_state = params;
+        t.pure = t.fixed;
         t.forget();
         if let Some(shape) = t.shape.clone() {
             t.entry_checks(&shape, start);
@@ -876,6 +939,19 @@ impl<'a> Translator<'a> {
         self.b.switch_to_block(self.propagate);
         let s = self.b.block_params(self.propagate)[0];
         self.return_status(s);
+
+        // The interpreter runs the definition from its entry, with the
+        // registers it was entered with: nothing else changed since.
+        if let Some(restart) = self.restart {
+            self.b.switch_to_block(restart);
+            for ((_, _, off), x) in self.scalars().into_iter().zip(self.entry_state.clone()) {
+                self.b.ins().store(ctx_field(), x, self.ctx, off as i32);
+            }
+            let at = self.konst(self.inline_stack[0] as i32);
+            self.b.ins().store(ctx_field(), at, self.ctx, offset_of!(JitCtx, ip) as i32);
+            let s = self.b.ins().iconst(I32, DEOPT as i64);
+            self.return_status(s);
+        }
     }
 
     // ---- small pieces ----------------------------------------------
@@ -990,9 +1066,45 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// Marks where an instruction splits into ways that join again
+    /// (`rejoin`), neither defining a variable, spending a step, or moving
+    /// `here`.
+    fn split(&self) -> Split {
+        let block = self.b.current_block();
+        Split {
+            mark: self.known_mark(),
+            known: self.known.block == block,
+            prepaid: self.prepaid.block == block,
+            here: self.here_known.filter(|&(_, b, calls)| Some(b) == block && calls == self.calls).map(|(here, _, _)| here),
+        }
+    }
+
+    /// The block just entered joins the ways split at `s`: what held
+    /// there holds here (the ways' own checks carried nothing further).
+    fn rejoin(&mut self, s: Split) {
+        let now = self.b.current_block();
+        if s.known && self.known.defs == s.mark.defs {
+            self.known.block = now;
+        }
+        if s.prepaid {
+            self.prepaid.block = now;
+        }
+        if let (Some(here), Some(block)) = (s.here, now) {
+            self.here_known = Some((here, block, self.calls));
+        }
+    }
+
     /// Deoptimizes to `at` when `bad` (an I8 truth value) holds.
     fn guard(&mut self, bad: Value, at: Addr) {
         self.guard_to(self.deopt, bad, at);
+    }
+
+    /// `guard`, always handing over the exact state: the interpreter
+    /// learns from where it takes over (a guess that missed).
+    fn guard_exact(&mut self, bad: Value, at: Addr) {
+        let pure = std::mem::replace(&mut self.pure, false);
+        self.guard(bad, at);
+        self.pure = pure;
     }
 
     /// `verify` at `at` fails when `fails` holds.
@@ -1033,6 +1145,18 @@ impl<'a> Translator<'a> {
     fn leave_if(&mut self, exit: Block, bad: Value, at: Addr) {
         let mark = self.known_mark();
         let ok = self.b.create_block();
+        if exit == self.deopt && self.pure {
+            let restart = *self.restart.get_or_insert_with(|| {
+                let b = self.b.create_block();
+                self.b.set_cold_block(b);
+                b
+            });
+            brif_parts(&mut self.b, bad, restart, ok);
+            self.b.switch_to_block(ok);
+            self.seal_one_way(ok);
+            self.known_carries(mark);
+            return;
+        }
         // The way out is a block of its own, so that what only it needs
         // (the address, the cells and frames not stored yet) is made
         // there, not on the path that stays.
@@ -1078,6 +1202,10 @@ impl<'a> Translator<'a> {
 
     /// Stores the dirty cells: memory is the truth again.
     fn flush(&mut self) {
+        if self.cells.dirty.first().is_some_and(|&k| k < 0) || self.rcells.dirty.first().is_some_and(|&k| k < 0) {
+            // The caller's cells change.
+            self.pure = false;
+        }
         self.emit_flush();
         self.cells.dirty.clear();
         self.rcells.dirty.clear();
@@ -1157,6 +1285,8 @@ impl<'a> Translator<'a> {
     /// An edge from the current block into `target`: what the budget check
     /// covering this point still covers reaches `target` (see `prepaid_in`).
     fn note_edge(&mut self, target: Block) {
+        let pure = self.pure;
+        self.pure_in.entry(target).and_modify(|p| *p &= pure).or_insert(pure);
         let p = &self.prepaid;
         let here = (p.block.is_some() && p.block == self.b.current_block()).then_some((p.steps, p.frames_base));
         let cover = match self.prepaid_in.get(&target) {
@@ -1191,6 +1321,10 @@ impl<'a> Translator<'a> {
         for (rr, want) in [(false, d), (true, r)] {
             let have = self.held(rr).clone();
             for &key in have.dirty.difference(&want.dirty) {
+                if key < 0 {
+                    // The caller's cells change on this edge.
+                    self.pure_in.insert(target, false);
+                }
                 self.store_cell(rr, key);
             }
             for &key in want.live.difference(&have.live) {
@@ -1237,9 +1371,13 @@ impl<'a> Translator<'a> {
     fn start_block(&mut self, block: Block, i: usize) {
         self.b.switch_to_block(block);
         let at = self.start + i as u32;
-        if !self.ops[i..].iter().any(|op| op.target() == Some(at)) {
+        let edges_pure = self.pure_in.remove(&block).unwrap_or(false);
+        // A jump back into a block comes from code not translated yet.
+        let looped = self.ops[i..].iter().any(|op| op.target() == Some(at));
+        if !looped {
             self.inherit_prepaid(block);
         }
+        self.pure = edges_pure && !looped;
         if self.fixed {
             if let Some((d, r)) = self.shape_at(i) {
                 self.dk = self.dbase + d;
@@ -1542,11 +1680,15 @@ impl<'a> Translator<'a> {
     /// after it, through one call. Answers the helper's result.
     fn record(&mut self, sig: SigRef, what: Recorded, a: Value, b: Value, at: Addr) -> Value {
         let mut code = what.code();
-        if what != Recorded::AddMove && self.adds_move_next(at) {
+        let then_add = what != Recorded::AddMove && self.adds_move_next(at);
+        if then_add {
             self.skip_next = true;
             code |= Recorded::THEN_ADD;
         }
-        self.call_direct(sig, helpers::recorder(code), code, a, b, at)
+        match self.layout.filter(|_| what != Recorded::AddMove) {
+            Some(layout) => self.record_inline(layout, sig, what, then_add, code, [a, b], at),
+            None => self.call_direct(sig, helpers::recorder(code), code, a, b, at),
+        }
     }
 
     /// Calls `helper` with the direct words' signature (`id`, `at`, `a`,
@@ -1908,6 +2050,10 @@ impl<'a> Translator<'a> {
 
     fn op(&mut self, op: Op, at: Addr) {
         use IntCC::*;
+        // A call translated in place is as pure as its instructions.
+        if !changes_nothing(op) && !matches!(op, Op::Call(_)) {
+            self.pure = false;
+        }
         let tos_v = self.v.tos;
         match op {
             Op::Lit(n) => self.push_checked(at, |s| s.konst(n)),
@@ -2557,6 +2703,7 @@ impl<'a> Translator<'a> {
             self.inline(target, ops, at);
             return;
         }
+        self.pure = false;
         let effect = if self.fixed { self.shapes.callee(target) } else { None };
         let kept = effect.map(|e| self.untouched_by(e));
         if target == self.inline_stack[0] {
@@ -2693,6 +2840,7 @@ impl<'a> Translator<'a> {
         self.closed = false;
         self.b.switch_to_block(after);
         self.inherit_prepaid(after);
+        self.pure = self.pure_in.remove(&after).unwrap_or(false);
         if let Some(mark) = self.inline_exit.take().filter(|_| one_exit) {
             self.known_carries(mark);
         }
@@ -2861,7 +3009,7 @@ impl<'a> Translator<'a> {
             if let Some(trusted) = self.trusted.filter(|_| !(self.unguessed)(at)) {
                 trusted.borrow_mut().push(at);
                 let miss = self.invert(hit);
-                self.guard(miss, at);
+                self.guard_exact(miss, at);
                 let moved = self.walk(Dir::Known((-1 - target) as u32), at);
                 let moved = self.flag(moved);
                 self.set(self.v.tos, moved);

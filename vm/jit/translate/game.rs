@@ -3,14 +3,16 @@
 //! steps and `verify`, inline. Only `OnFriends?` (script) and positions
 //! off the board are left to the interpreter, by deoptimizing.
 
-use super::{ctx_field, ctx_fixed, in_region, Layout, Region, Translator};
-use crate::game::generate::Context;
-use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK, PLAYER_NUMBER_MASK};
+use super::{brif_parts, ctx_field, ctx_fixed, helpers, in_region, Layout, Region, Translator};
+use crate::game::buf::Buf;
+use crate::game::generate::{Context, Recorded};
+use crate::game::moves::{MoveRec, NOT_PARTIAL};
+use crate::game::{Action, Game, MoveStore, PIECE_TYPE_MASK, PLAYER_MASK, PLAYER_NUMBER_MASK};
 use crate::jit::JitCtx;
 use crate::ops::{Addr, Op};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
-use cranelift_codegen::ir::{BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{BlockArg, InstBuilder, SigRef, Value};
 use std::mem::offset_of;
 
 /// A step's direction: known when translated, or read at run time.
@@ -26,6 +28,9 @@ pub(super) enum GenField {
     From,
     Player,
     Piece,
+    MoveType,
+    Partial,
+    Pending,
 }
 
 /// Where a field of the generation context sits in `Game`.
@@ -37,8 +42,44 @@ pub(super) fn gen_offset(f: GenField) -> usize {
             GenField::From => offset_of!(Context, from),
             GenField::Player => offset_of!(Context, player),
             GenField::Piece => offset_of!(Context, piece),
+            GenField::MoveType => offset_of!(Context, move_type),
+            GenField::Partial => offset_of!(Context, partial),
+            GenField::Pending => offset_of!(Context, pending),
         }
 }
+
+/// The move generator's buffers native code appends to, as offsets in
+/// `Game`.
+#[derive(Clone, Copy)]
+enum MoveBuf {
+    /// The edits of the move being built.
+    Building,
+    /// The edits of the moves in the lists.
+    Edits,
+    Moves,
+}
+
+impl MoveBuf {
+    fn offset(self) -> usize {
+        match self {
+            MoveBuf::Building => offset_of!(Game, gen) + offset_of!(Context, actions),
+            MoveBuf::Edits => offset_of!(Game, store) + offset_of!(MoveStore, actions),
+            MoveBuf::Moves => offset_of!(Game, store) + offset_of!(MoveStore, moves),
+        }
+    }
+}
+
+/// A `Buf`'s fields, as offsets in it (alike for every element type).
+const BUF_START: i32 = Buf::<Action>::START as i32;
+const BUF_LEN: i32 = Buf::<Action>::LEN as i32;
+const BUF_CAP: i32 = Buf::<Action>::CAP as i32;
+const _: () = assert!(Buf::<Action>::START == Buf::<MoveRec>::START && Buf::<Action>::LEN == Buf::<MoveRec>::LEN && Buf::<Action>::CAP == Buf::<MoveRec>::CAP);
+/// Where an edit's tag and fields lie (`Action` is `repr(C, u32)`: the tag,
+/// then the variant's fields).
+const ACTION_SIZE: i64 = std::mem::size_of::<Action>() as i64;
+const ACTION_X: i32 = 4;
+const ACTION_Y: i32 = 8;
+const _: () = assert!(ACTION_SIZE == 12);
 
 impl Translator<'_> {
     pub(super) fn game_op(&mut self, op: Op, at: Addr) {
@@ -122,6 +163,133 @@ impl Translator<'_> {
 
     fn game_ptr(&mut self) -> Value {
         self.b.ins().load(self.ptr, ctx_fixed(), self.ctx, offset_of!(JitCtx, game) as i32)
+    }
+
+    /// What `what` records during generation (arguments `a`, `b`; with
+    /// `then_add`, the `add-move` right after it), appended here when it
+    /// can be: generation is on, its positions are on the board, and the
+    /// buffers have room (with `then_add`, no edit recorded before it, so
+    /// the move is this one edit). Otherwise the helper for `code` does it
+    /// or refuses (the interpreter then runs the instruction). Answers 0,
+    /// as the helper does.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn record_inline(&mut self, layout: Layout, sig: SigRef, what: Recorded, then_add: bool, code: i32, [a, b]: [Value; 2], at: Addr) -> Value {
+        // As the helper's way out would, on both ways: so that neither
+        // defines a variable, and what is known holds after them.
+        self.materialize();
+        let split = self.split();
+        let g = self.game_ptr();
+        let zero = self.konst(0);
+        let mut here = || self.gen_field(GenField::Here);
+        let (tag, x, y, positions) = match what {
+            Recorded::PlaceCurrent => {
+                let h = here();
+                let piece = self.gen_field(GenField::Piece);
+                (Action::PLACE, h, piece, vec![h])
+            }
+            Recorded::Move => (Action::MOVE, a, b, vec![a, b]),
+            Recorded::Capture => {
+                let h = here();
+                (Action::CAPTURE, h, zero, vec![h])
+            }
+            Recorded::CaptureAt => (Action::CAPTURE, a, zero, vec![a]),
+            Recorded::ChangeType => {
+                let h = here();
+                (Action::CHANGE_TYPE, h, a, vec![h])
+            }
+            Recorded::ChangeTypeAt => (Action::CHANGE_TYPE, b, a, vec![b]),
+            Recorded::ChangeOwner => {
+                let h = here();
+                (Action::CHANGE_OWNER, h, a, vec![h])
+            }
+            Recorded::ChangeOwnerAt => (Action::CHANGE_OWNER, b, a, vec![b]),
+            Recorded::Lit => (Action::LIT, a, zero, vec![]),
+            Recorded::Call => (Action::CALL, a, zero, vec![]),
+            Recorded::AddMove => unreachable!("`add-move` alone goes to its helper"),
+        };
+        let active = self.b.ins().load(I8, in_region(Region::Game), g, gen_offset(GenField::Active) as i32);
+        let mut ok = self.b.ins().icmp_imm_s(IntCC::NotEqual, active, 0);
+        for p in positions {
+            let on = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, p, layout.positions as i64);
+            ok = self.b.ins().band(ok, on);
+        }
+        let room = |s: &mut Self, buf: MoveBuf| {
+            let off = buf.offset() as i32;
+            let len = s.b.ins().load(I64, in_region(Region::Moves), g, off + BUF_LEN);
+            let cap = s.b.ins().load(I64, in_region(Region::Moves), g, off + BUF_CAP);
+            (len, s.b.ins().icmp(IntCC::UnsignedLessThan, len, cap))
+        };
+        let (edits, slots) = if then_add {
+            let building = self.b.ins().load(I64, in_region(Region::Moves), g, MoveBuf::Building.offset() as i32 + BUF_LEN);
+            let none = self.b.ins().icmp_imm_s(IntCC::Equal, building, 0);
+            let (edits, edit_room) = room(self, MoveBuf::Edits);
+            let (moves, move_room) = room(self, MoveBuf::Moves);
+            for c in [none, edit_room, move_room] {
+                ok = self.b.ins().band(ok, c);
+            }
+            (MoveBuf::Edits, [edits, moves])
+        } else {
+            let (building, building_room) = room(self, MoveBuf::Building);
+            ok = self.b.ins().band(ok, building_room);
+            (MoveBuf::Building, [building, building])
+        };
+        let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(slow);
+        brif_parts(&mut self.b, ok, fast, slow);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
+
+        self.b.switch_to_block(fast);
+        let store = |s: &mut Self, buf: MoveBuf, len: Value, size: i64| {
+            let off = buf.offset() as i32;
+            let start = s.b.ins().load(s.ptr, in_region(Region::Moves), g, off + BUF_START);
+            let bytes = s.b.ins().imul_imm_s(len, size);
+            let next = s.b.ins().iadd_imm_s(len, 1);
+            s.b.ins().store(in_region(Region::Moves), next, g, off + BUF_LEN);
+            s.b.ins().iadd(start, bytes)
+        };
+        let slot = store(self, edits, slots[0], ACTION_SIZE);
+        let tag = self.b.ins().iconst(I32, tag as i64);
+        self.b.ins().store(in_region(Region::Moves), tag, slot, 0);
+        self.b.ins().store(in_region(Region::Moves), x, slot, ACTION_X);
+        self.b.ins().store(in_region(Region::Moves), y, slot, ACTION_Y);
+        let pending = self.b.ins().iconst(I8, !then_add as i64);
+        self.b.ins().store(in_region(Region::Game), pending, g, gen_offset(GenField::Pending) as i32);
+        if then_add {
+            // The move of this one edit, as `MoveStore::add_one` makes it.
+            let rec = store(self, MoveBuf::Moves, slots[1], std::mem::size_of::<MoveRec>() as i64);
+            let first = self.b.ins().ireduce(I32, slots[0]);
+            let one = self.konst(1);
+            let move_type = self.gen_field(GenField::MoveType);
+            let partial = self.gen_field(GenField::Partial);
+            let not_partial = self.konst(NOT_PARTIAL);
+            let no = self.b.ins().iconst(I8, 0);
+            for (v, off) in [
+                (first, offset_of!(MoveRec, actions)),
+                (one, offset_of!(MoveRec, len)),
+                (move_type, offset_of!(MoveRec, move_type)),
+                (partial, offset_of!(MoveRec, partial)),
+                (no, offset_of!(MoveRec, pass)),
+            ] {
+                self.b.ins().store(in_region(Region::Moves), v, rec, off as i32);
+            }
+            self.b.ins().store(in_region(Region::Game), not_partial, g, gen_offset(GenField::Partial) as i32);
+        }
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(slow);
+        let f = self.b.ins().iconst(self.ptr, helpers::recorder(code) as i64);
+        let (id, at_v) = (self.konst(code), self.konst(at as i32));
+        let call = self.b.ins().call_indirect(sig, f, &[self.ctx, id, at_v, a, b]);
+        let r = self.b.inst_results(call)[0];
+        let refused = self.b.ins().icmp_imm_s(IntCC::Equal, r, helpers::REFUSE);
+        self.leave_if(self.deopt, refused, at);
+        self.b.ins().jump(join, &[]);
+
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.rejoin(split);
+        zero
     }
 
     pub(super) fn gen_field(&mut self, f: GenField) -> Value {
