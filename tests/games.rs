@@ -2,7 +2,7 @@
 //! published numbers (GAMES.md), and the rules of the move-generation
 //! model on small games written inline.
 
-use axforth::game::{moves::move_text, UNKNOWN_SCORE};
+use axforth::game::{moves::move_text, Action, UNKNOWN_SCORE};
 use axforth::{Config, Vm, VmError};
 use pretty_assertions::assert_eq;
 use std::path::Path;
@@ -283,6 +283,44 @@ fn queries_see_the_board_as_it_was_and_edits_apply_in_order() {
     vm.game.store.pop_list();
     // Capture then create on the same square leaves the new piece.
     assert_eq!(cell(&vm, "a1"), 2048 | 2);
+}
+
+#[test]
+fn a_move_keeps_its_edits_around_a_nested_generation() {
+    // Edits recorded before moves are generated in a move word (none,
+    // then some with edits of their own), while they are listed, and
+    // after they are freed all make the one move, in order; the nested
+    // lists come and go without a trace.
+    let src = format!(
+        "{GRID}
+        {{move-priorities {{move-priority}} outer {{move-priority}} simple move-priorities}}
+        : nested ( -- )
+            n verify  from here move
+            current-player TRUE simple $GenerateMoves   \\ none
+            current-player FALSE simple $GenerateMoves  \\ two steps
+            from capture-at
+            $DeallocateMoves $DeallocateMoves
+            Rock from create-piece-type-at
+            add-move ;
+        {{moves mixed {{move}} nested {{move-type}} outer {{move}} step-n {{move-type}} simple moves}}
+        {{pieces {{piece}} Man {{moves}} mixed pieces}}"
+    );
+    let mut vm = load(&src);
+    let lists = vm.game.store.lists.len();
+    vm.generate_turn().unwrap();
+    let (a1, a2) = (vm.game.board.position_named("a1").unwrap(), vm.game.board.position_named("a2").unwrap());
+    let made: Vec<Vec<Action>> = vm.game.store.current().map(|m| vm.game.store.actions_of(m).to_vec()).filter(|a| a.len() > 1).collect();
+    let rock = vm.game.players[0].value | 2;
+    assert!(
+        made.contains(&vec![Action::Move { from: a1, to: a2 }, Action::Capture(a1), Action::Place { pos: a1, content: rock }]),
+        "{made:?}"
+    );
+    assert_eq!(made.len(), 2, "one such move per man: {made:?}");
+    let m = vm.game.store.current().find(|&m| vm.game.store.actions_of(m).len() == 3 && vm.game.store.actions_of(m)[0] == Action::Move { from: a1, to: a2 });
+    vm.make_move(m.unwrap()).unwrap();
+    vm.game.store.pop_list();
+    assert_eq!(vm.game.store.lists.len(), lists);
+    assert_eq!((cell(&vm, "a2"), cell(&vm, "a1")), (2048 | 1, 2048 | 2));
 }
 
 #[test]

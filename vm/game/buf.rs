@@ -55,6 +55,16 @@ impl<T: Copy + Default> Buf<T> {
         self.len += xs.len();
     }
 
+    /// Appends a copy of its own values at `range`.
+    pub fn extend_from_within(&mut self, range: std::ops::Range<usize>) {
+        let Some(n) = range.end.checked_sub(range.start).filter(|_| range.end <= self.len) else { return };
+        if self.cap - self.len < n {
+            self.grow(n);
+        }
+        self.storage.copy_within(range, self.len);
+        self.len += n;
+    }
+
     #[inline]
     pub fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);

@@ -8,7 +8,6 @@
 //! `OnNewGame`, or in words a move runs when it is played) an edit is
 //! applied to the board at once.
 
-use super::buf::Buf;
 use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
@@ -34,15 +33,10 @@ pub struct Context {
     /// The move type of the move word running.
     pub move_type: i32,
     pub partial: i32,
-    /// The move being built.
-    pub actions: Buf<Action>,
-    /// `actions` is not empty (read by the native generator loop, which
-    /// leaves clearing it to the generator).
+    /// The move being built has edits (`MoveStore::building`; read by the
+    /// native generator loop, which leaves clearing them to the generator).
     pub pending: bool,
     pub pass_added: bool,
-    /// Buffers of nested generations, kept for the next one (a search
-    /// generates at every node: it must not allocate each time).
-    spare: Vec<Buf<Action>>,
     /// Plans of finished generations, kept for the next (see `Plan`):
     /// emptied, and settled ones to use again as they are.
     spare_plans: Vec<Plan>,
@@ -107,26 +101,49 @@ struct Saved {
     of_type: i32,
     move_type: i32,
     partial: i32,
-    /// The edits of the move the outer generation was building, when it
-    /// was building one (else the buffer stays, to be used again).
-    actions: Option<Buf<Action>>,
+    /// The edits of the move the outer generation was building, in the
+    /// store's edits.
+    building: std::ops::Range<usize>,
     pending: bool,
     pass_added: bool,
 }
 
-impl Context {
+impl Game {
+    /// An edit of the move being built.
     pub fn record(&mut self, a: Action) {
-        self.actions.push(a);
-        self.pending = true;
+        self.store.record(a);
+        self.gen.pending = true;
     }
 
     /// Forgets the edits of a move not added.
     pub fn clear_actions(&mut self) {
-        self.actions.clear();
-        self.pending = false;
+        self.store.forget_building();
+        self.gen.pending = false;
     }
 
-    fn save(&mut self) -> Saved {
+    /// Saves what a generation nested in this one changes, and starts it.
+    fn save_generation(&mut self) -> Saved {
+        let building = self.store.build.min(self.store.actions.len())..self.store.actions.len();
+        self.store.build = self.store.actions.len();
+        self.gen.save(building)
+    }
+
+    /// Puts back what `save_generation` saved. The nested generation's
+    /// list stays (its caller frees it): the move the outer one was
+    /// building goes on after it, its edits copied there.
+    fn restore_generation(&mut self, s: Saved) {
+        let store = &mut self.store;
+        let at = store.actions.len();
+        if !s.building.is_empty() && s.building.end <= at {
+            store.actions.extend_from_within(s.building.clone());
+        }
+        store.build = at;
+        self.gen.restore(s);
+    }
+}
+
+impl Context {
+    fn save(&mut self, building: std::ops::Range<usize>) -> Saved {
         Saved {
             active: self.active,
             from: self.from,
@@ -137,7 +154,7 @@ impl Context {
             of_type: self.of_type,
             move_type: self.move_type,
             partial: self.partial,
-            actions: (!self.actions.is_empty()).then(|| std::mem::replace(&mut self.actions, self.spare.pop().unwrap_or_default())),
+            building,
             pending: std::mem::replace(&mut self.pending, false),
             pass_added: self.pass_added,
         }
@@ -153,10 +170,6 @@ impl Context {
         self.of_type = s.of_type;
         self.move_type = s.move_type;
         self.partial = s.partial;
-        self.actions.clear();
-        if let Some(outer) = s.actions {
-            self.spare.push(std::mem::replace(&mut self.actions, outer));
-        }
         self.pending = s.pending;
         self.pass_added = s.pass_added;
     }
@@ -172,7 +185,7 @@ pub fn player_index(player: i32) -> usize {
 /// With `forced_pass`, an empty list gets a Pass when `$passTurnForced` is ON
 /// (not for the next step of a partial chain: the chain just ends).
 pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool) -> VmResult<()> {
-    let saved = vm.game.gen.save();
+    let saved = vm.game.save_generation();
     vm.game.store.push_list();
     let g = &mut vm.game.gen;
     g.player = player;
@@ -180,12 +193,12 @@ pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_
     g.of_type = of_type;
     g.pass_added = false;
     let result = run_move_words(vm);
-    vm.game.gen.restore(saved);
+    vm.game.restore_generation(saved);
     result?;
     let game = &mut vm.game;
     game.store.apply_priorities(&game.priorities);
     if forced_pass && game.store.count() == 0 && vm.directive("$passTurnForced") {
-        vm.game.store.add(&[], 0, NOT_PARTIAL, true);
+        vm.game.store.add_empty(true);
     }
     Ok(())
 }
@@ -357,7 +370,7 @@ fn sweep(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, d: &mut Drive, drop: b
             MoveWordEnd::Failed(e) => (Err(e), tolerant),
             MoveWordEnd::NotNative => interpret_move_word(vm, batch, code, pos, piece)?,
         };
-        vm.game.gen.clear_actions();
+        vm.game.clear_actions();
         if let Err(e) = result {
             move_word_failed(vm, e, tolerant, code.xt, pos, piece, drop)?;
         }
@@ -396,7 +409,7 @@ fn interpret_move_word(vm: &mut Vm, batch: &mut MoveWords, code: MoveWordCode, p
     g.piece = piece;
     g.move_type = code.move_type;
     g.partial = NOT_PARTIAL;
-    g.clear_actions();
+    vm.game.clear_actions();
     batch.suspend(vm);
     // `--max-steps` bounds each move word the host runs: a runaway one is
     // caught without limiting how long a whole perft or game may run.
@@ -527,14 +540,7 @@ impl Vm {
                 return false;
             }
         }
-        let g = &mut self.game.gen;
-        if then_add && g.actions.is_empty() {
-            self.game.store.add_one(action, g.move_type, g.partial);
-            g.pending = false;
-            g.partial = NOT_PARTIAL;
-            return true;
-        }
-        g.record(action);
+        self.game.record(action);
         if then_add {
             commit_move(&mut self.game, false);
         }
@@ -594,7 +600,7 @@ impl Vm {
             return Ok(0);
         }
         if self.game.gen.active {
-            self.game.gen.record(a);
+            self.game.record(a);
         } else {
             self.apply_edit(a)?;
         }
@@ -791,8 +797,8 @@ fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
 #[inline]
 fn commit_move(game: &mut Game, pass: bool) {
     let g = &mut game.gen;
-    game.store.add(&g.actions, g.move_type, g.partial, pass);
-    g.clear_actions();
+    game.store.commit(g.move_type, g.partial, pass);
+    g.pending = false;
     g.partial = NOT_PARTIAL;
 }
 

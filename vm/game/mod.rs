@@ -208,6 +208,6 @@ pub fn compile_into_move(vm: &mut Vm, action: MoveAction) -> Option<VmResult<()>
         MoveAction::Lit(n) => Action::Lit(n),
         MoveAction::Call(xt) => Action::Call(xt),
     };
-    vm.game.gen.record(a);
+    vm.game.record(a);
     Some(Ok(()))
 }

@@ -79,12 +79,17 @@ impl MoveRec {
     }
 }
 
+/// The move lists, back to back: their moves, and the moves' edits. The
+/// move being built (during generation) is the edits from `build` to the
+/// end of `actions`, so adding it is writing its record, not copying it.
 #[derive(Default)]
 pub struct MoveStore {
     pub moves: Buf<MoveRec>,
     pub actions: Buf<Action>,
     /// Start of each live list in `moves` and `actions`.
     pub lists: Vec<(usize, usize)>,
+    /// Where the move being built starts in `actions` (its end: no edit).
+    pub build: usize,
 }
 
 impl MoveStore {
@@ -96,7 +101,16 @@ impl MoveStore {
         match self.lists.pop() {
             Some((m, a)) => {
                 self.moves.truncate(m);
-                self.actions.truncate(a);
+                // A move being built above the list keeps its edits.
+                let (start, end) = (self.build.min(self.actions.len()), self.actions.len());
+                if a <= start && start < end {
+                    self.actions.copy_within(start..end, a);
+                    self.actions.truncate(a + (end - start));
+                    self.build = a;
+                } else {
+                    self.actions.truncate(a);
+                    self.build = start.min(a);
+                }
                 true
             }
             None => false,
@@ -107,6 +121,37 @@ impl MoveStore {
         self.moves.clear();
         self.actions.clear();
         self.lists.clear();
+        self.build = 0;
+    }
+
+    /// The edits of the move being built.
+    pub fn building(&self) -> &[Action] {
+        self.actions.get(self.build..).unwrap_or_default()
+    }
+
+    /// An edit of the move being built.
+    pub fn record(&mut self, a: Action) {
+        self.actions.push(a);
+    }
+
+    /// Forgets the edits of the move being built.
+    pub fn forget_building(&mut self) {
+        self.actions.truncate(self.build);
+        self.build = self.actions.len();
+    }
+
+    /// The move being built goes into the current list; the next starts
+    /// empty.
+    pub fn commit(&mut self, move_type: i32, partial: i32, pass: bool) {
+        let (start, end) = (self.build.min(self.actions.len()), self.actions.len());
+        self.moves.push(MoveRec { actions: start as u32, len: (end - start) as u32, move_type, partial, pass });
+        self.build = end;
+    }
+
+    /// A move of no edit (a forced pass), whatever is being built.
+    pub fn add_empty(&mut self, pass: bool) {
+        let at = self.actions.len() as u32;
+        self.moves.push(MoveRec { actions: at, len: 0, move_type: 0, partial: NOT_PARTIAL, pass });
     }
 
     /// Indices of the current (innermost) list's moves.
@@ -119,19 +164,6 @@ impl MoveStore {
 
     pub fn count(&self) -> usize {
         self.current().len()
-    }
-
-    pub fn add(&mut self, actions: &[Action], move_type: i32, partial: i32, pass: bool) {
-        let start = self.actions.len() as u32;
-        self.actions.extend_from_slice(actions);
-        self.moves.push(MoveRec { actions: start, len: actions.len() as u32, move_type, partial, pass });
-    }
-
-    /// `add` of a move of one action.
-    pub fn add_one(&mut self, action: Action, move_type: i32, partial: i32) {
-        let start = self.actions.len() as u32;
-        self.actions.push(action);
-        self.moves.push(MoveRec { actions: start, len: 1, move_type, partial, pass: false });
     }
 
     pub fn actions_of(&self, m: usize) -> &[Action] {

@@ -1685,7 +1685,7 @@ impl<'a> Translator<'a> {
             self.skip_next = true;
             code |= Recorded::THEN_ADD;
         }
-        match self.layout.filter(|_| what != Recorded::AddMove) {
+        match self.layout {
             Some(layout) => self.record_inline(layout, sig, what, then_add, code, [a, b], at),
             None => self.call_direct(sig, helpers::recorder(code), code, a, b, at),
         }

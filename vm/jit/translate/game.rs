@@ -52,9 +52,7 @@ pub(super) fn gen_offset(f: GenField) -> usize {
 /// `Game`.
 #[derive(Clone, Copy)]
 enum MoveBuf {
-    /// The edits of the move being built.
-    Building,
-    /// The edits of the moves in the lists.
+    /// The edits of the moves in the lists, and of the move being built.
     Edits,
     Moves,
 }
@@ -62,12 +60,14 @@ enum MoveBuf {
 impl MoveBuf {
     fn offset(self) -> usize {
         match self {
-            MoveBuf::Building => offset_of!(Game, gen) + offset_of!(Context, actions),
             MoveBuf::Edits => offset_of!(Game, store) + offset_of!(MoveStore, actions),
             MoveBuf::Moves => offset_of!(Game, store) + offset_of!(MoveStore, moves),
         }
     }
 }
+
+/// `MoveStore::build`, as an offset in `Game`.
+const BUILD: i32 = (offset_of!(Game, store) + offset_of!(MoveStore, build)) as i32;
 
 /// A `Buf`'s fields, as offsets in it (alike for every element type).
 const BUF_START: i32 = Buf::<Action>::START as i32;
@@ -166,12 +166,13 @@ impl Translator<'_> {
     }
 
     /// What `what` records during generation (arguments `a`, `b`; with
-    /// `then_add`, the `add-move` right after it), appended here when it
-    /// can be: generation is on, its positions are on the board, and the
-    /// buffers have room (with `then_add`, no edit recorded before it, so
-    /// the move is this one edit). Otherwise the helper for `code` does it
-    /// or refuses (the interpreter then runs the instruction). Answers 0,
-    /// as the helper does.
+    /// `then_add`, the `add-move` right after it), done here when it can
+    /// be: generation is on, the edit's positions are on the board, and
+    /// the buffers have room. An edit goes at the end of the edits (the
+    /// move being built); a move added (`add-move`, or an edit and the
+    /// `add-move` after it) is its record, as `MoveStore::commit` writes
+    /// it. Otherwise the helper for `code` does it or refuses (the
+    /// interpreter then runs the instruction). Answers 0, as the helper.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn record_inline(&mut self, layout: Layout, sig: SigRef, what: Recorded, then_add: bool, code: i32, [a, b]: [Value; 2], at: Addr) -> Value {
         // As the helper's way out would, on both ways: so that neither
@@ -181,57 +182,58 @@ impl Translator<'_> {
         let g = self.game_ptr();
         let zero = self.konst(0);
         let mut here = || self.gen_field(GenField::Here);
-        let (tag, x, y, positions) = match what {
+        let (edit, positions) = match what {
             Recorded::PlaceCurrent => {
                 let h = here();
                 let piece = self.gen_field(GenField::Piece);
-                (Action::PLACE, h, piece, vec![h])
+                (Some((Action::PLACE, h, piece)), vec![h])
             }
-            Recorded::Move => (Action::MOVE, a, b, vec![a, b]),
+            Recorded::Move => (Some((Action::MOVE, a, b)), vec![a, b]),
             Recorded::Capture => {
                 let h = here();
-                (Action::CAPTURE, h, zero, vec![h])
+                (Some((Action::CAPTURE, h, zero)), vec![h])
             }
-            Recorded::CaptureAt => (Action::CAPTURE, a, zero, vec![a]),
+            Recorded::CaptureAt => (Some((Action::CAPTURE, a, zero)), vec![a]),
             Recorded::ChangeType => {
                 let h = here();
-                (Action::CHANGE_TYPE, h, a, vec![h])
+                (Some((Action::CHANGE_TYPE, h, a)), vec![h])
             }
-            Recorded::ChangeTypeAt => (Action::CHANGE_TYPE, b, a, vec![b]),
+            Recorded::ChangeTypeAt => (Some((Action::CHANGE_TYPE, b, a)), vec![b]),
             Recorded::ChangeOwner => {
                 let h = here();
-                (Action::CHANGE_OWNER, h, a, vec![h])
+                (Some((Action::CHANGE_OWNER, h, a)), vec![h])
             }
-            Recorded::ChangeOwnerAt => (Action::CHANGE_OWNER, b, a, vec![b]),
-            Recorded::Lit => (Action::LIT, a, zero, vec![]),
-            Recorded::Call => (Action::CALL, a, zero, vec![]),
-            Recorded::AddMove => unreachable!("`add-move` alone goes to its helper"),
+            Recorded::ChangeOwnerAt => (Some((Action::CHANGE_OWNER, b, a)), vec![b]),
+            Recorded::Lit => (Some((Action::LIT, a, zero)), vec![]),
+            Recorded::Call => (Some((Action::CALL, a, zero)), vec![]),
+            Recorded::AddMove => (None, vec![]),
         };
+        let adds = then_add || what == Recorded::AddMove;
         let active = self.b.ins().load(I8, in_region(Region::Game), g, gen_offset(GenField::Active) as i32);
         let mut ok = self.b.ins().icmp_imm_s(IntCC::NotEqual, active, 0);
         for p in positions {
             let on = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, p, layout.positions as i64);
             ok = self.b.ins().band(ok, on);
         }
-        let room = |s: &mut Self, buf: MoveBuf| {
-            let off = buf.offset() as i32;
-            let len = s.b.ins().load(I64, in_region(Region::Moves), g, off + BUF_LEN);
-            let cap = s.b.ins().load(I64, in_region(Region::Moves), g, off + BUF_CAP);
-            (len, s.b.ins().icmp(IntCC::UnsignedLessThan, len, cap))
-        };
-        let (edits, slots) = if then_add {
-            let building = self.b.ins().load(I64, in_region(Region::Moves), g, MoveBuf::Building.offset() as i32 + BUF_LEN);
-            let none = self.b.ins().icmp_imm_s(IntCC::Equal, building, 0);
-            let (edits, edit_room) = room(self, MoveBuf::Edits);
-            let (moves, move_room) = room(self, MoveBuf::Moves);
-            for c in [none, edit_room, move_room] {
-                ok = self.b.ins().band(ok, c);
-            }
-            (MoveBuf::Edits, [edits, moves])
+        let field = |s: &mut Self, buf: MoveBuf, at: i32| s.b.ins().load(I64, in_region(Region::Moves), g, buf.offset() as i32 + at);
+        let edits = field(self, MoveBuf::Edits, BUF_LEN);
+        if edit.is_some() {
+            let cap = field(self, MoveBuf::Edits, BUF_CAP);
+            let room = self.b.ins().icmp(IntCC::UnsignedLessThan, edits, cap);
+            ok = self.b.ins().band(ok, room);
+        }
+        let end = if edit.is_some() { self.b.ins().iadd_imm_s(edits, 1) } else { edits };
+        let added = if adds {
+            let moves = field(self, MoveBuf::Moves, BUF_LEN);
+            let cap = field(self, MoveBuf::Moves, BUF_CAP);
+            let build = self.b.ins().load(I64, in_region(Region::Moves), g, BUILD);
+            let room = self.b.ins().icmp(IntCC::UnsignedLessThan, moves, cap);
+            let built = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, build, edits);
+            ok = self.b.ins().band(ok, room);
+            ok = self.b.ins().band(ok, built);
+            Some((moves, build))
         } else {
-            let (building, building_room) = room(self, MoveBuf::Building);
-            ok = self.b.ins().band(ok, building_room);
-            (MoveBuf::Building, [building, building])
+            None
         };
         let (fast, slow, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         self.b.set_cold_block(slow);
@@ -240,39 +242,43 @@ impl Translator<'_> {
         self.b.seal_block(slow);
 
         self.b.switch_to_block(fast);
-        let store = |s: &mut Self, buf: MoveBuf, len: Value, size: i64| {
-            let off = buf.offset() as i32;
-            let start = s.b.ins().load(s.ptr, in_region(Region::Moves), g, off + BUF_START);
-            let bytes = s.b.ins().imul_imm_s(len, size);
-            let next = s.b.ins().iadd_imm_s(len, 1);
-            s.b.ins().store(in_region(Region::Moves), next, g, off + BUF_LEN);
-            s.b.ins().iadd(start, bytes)
-        };
-        let slot = store(self, edits, slots[0], ACTION_SIZE);
-        let tag = self.b.ins().iconst(I32, tag as i64);
-        self.b.ins().store(in_region(Region::Moves), tag, slot, 0);
-        self.b.ins().store(in_region(Region::Moves), x, slot, ACTION_X);
-        self.b.ins().store(in_region(Region::Moves), y, slot, ACTION_Y);
-        let pending = self.b.ins().iconst(I8, !then_add as i64);
+        let start = |s: &mut Self, buf: MoveBuf| s.b.ins().load(s.ptr, in_region(Region::Moves), g, buf.offset() as i32 + BUF_START);
+        if let Some((tag, x, y)) = edit {
+            let list = start(self, MoveBuf::Edits);
+            let bytes = self.b.ins().imul_imm_s(edits, ACTION_SIZE);
+            let p = self.b.ins().iadd(list, bytes);
+            let tag = self.b.ins().iconst(I32, tag as i64);
+            for (v, off) in [(tag, 0), (x, ACTION_X), (y, ACTION_Y)] {
+                self.b.ins().store(in_region(Region::Moves), v, p, off);
+            }
+            self.b.ins().store(in_region(Region::Moves), end, g, MoveBuf::Edits.offset() as i32 + BUF_LEN);
+        }
+        let pending = self.b.ins().iconst(I8, !adds as i64);
         self.b.ins().store(in_region(Region::Game), pending, g, gen_offset(GenField::Pending) as i32);
-        if then_add {
-            // The move of this one edit, as `MoveStore::add_one` makes it.
-            let rec = store(self, MoveBuf::Moves, slots[1], std::mem::size_of::<MoveRec>() as i64);
-            let first = self.b.ins().ireduce(I32, slots[0]);
-            let one = self.konst(1);
+        if let Some((moves, build)) = added {
+            // The move: the edits from `build` on, as `commit_move` adds it.
+            let list = start(self, MoveBuf::Moves);
+            let bytes = self.b.ins().imul_imm_s(moves, std::mem::size_of::<MoveRec>() as i64);
+            let rec = self.b.ins().iadd(list, bytes);
+            let next = self.b.ins().iadd_imm_s(moves, 1);
+            self.b.ins().store(in_region(Region::Moves), next, g, MoveBuf::Moves.offset() as i32 + BUF_LEN);
+            let first = self.b.ins().ireduce(I32, build);
+            let count = self.b.ins().isub(end, build);
+            let count = self.b.ins().ireduce(I32, count);
             let move_type = self.gen_field(GenField::MoveType);
             let partial = self.gen_field(GenField::Partial);
-            let not_partial = self.konst(NOT_PARTIAL);
             let no = self.b.ins().iconst(I8, 0);
             for (v, off) in [
                 (first, offset_of!(MoveRec, actions)),
-                (one, offset_of!(MoveRec, len)),
+                (count, offset_of!(MoveRec, len)),
                 (move_type, offset_of!(MoveRec, move_type)),
                 (partial, offset_of!(MoveRec, partial)),
                 (no, offset_of!(MoveRec, pass)),
             ] {
                 self.b.ins().store(in_region(Region::Moves), v, rec, off as i32);
             }
+            self.b.ins().store(in_region(Region::Moves), end, g, BUILD);
+            let not_partial = self.konst(NOT_PARTIAL);
             self.b.ins().store(in_region(Region::Game), not_partial, g, gen_offset(GenField::Partial) as i32);
         }
         self.b.ins().jump(join, &[]);
