@@ -47,14 +47,6 @@ impl<T: Copy + Default> Buf<T> {
         self.len += 1;
     }
 
-    pub fn extend_from_slice(&mut self, xs: &[T]) {
-        if self.cap - self.len < xs.len() {
-            self.grow(xs.len());
-        }
-        self.storage[self.len..self.len + xs.len()].copy_from_slice(xs);
-        self.len += xs.len();
-    }
-
     /// Appends a copy of its own values at `range`.
     pub fn extend_from_within(&mut self, range: std::ops::Range<usize>) {
         let Some(n) = range.end.checked_sub(range.start).filter(|_| range.end <= self.len) else { return };
@@ -119,10 +111,11 @@ mod tests {
         for i in 0..100 {
             b.push(i);
         }
-        b.extend_from_slice(&[7; 20]);
-        assert_eq!(b.len(), 120);
-        assert_eq!(b[99], 99);
-        assert_eq!(b[119], 7);
+        b.extend_from_within(90..100);
+        assert_eq!(b.len(), 110);
+        assert_eq!((b[99], b[100], b[109]), (99, 90, 99));
+        b.extend_from_within(100..120);
+        assert_eq!(b.len(), 110, "a range past the end is refused");
         assert!(b.cap >= b.len && b.start == b.storage.as_mut_ptr());
         b.truncate(50);
         assert_eq!(b.len(), 50);

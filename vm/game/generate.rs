@@ -33,7 +33,7 @@ pub struct Context {
     /// The move type of the move word running.
     pub move_type: i32,
     pub partial: i32,
-    /// The move being built has edits (`MoveStore::building`; read by the
+    /// The move being built has edits (those from `MoveStore::build` on; read by the
     /// native generator loop, which leaves clearing them to the generator).
     pub pending: bool,
     pub pass_added: bool,

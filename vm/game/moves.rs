@@ -124,11 +124,6 @@ impl MoveStore {
         self.build = 0;
     }
 
-    /// The edits of the move being built.
-    pub fn building(&self) -> &[Action] {
-        self.actions.get(self.build..).unwrap_or_default()
-    }
-
     /// An edit of the move being built.
     pub fn record(&mut self, a: Action) {
         self.actions.push(a);
