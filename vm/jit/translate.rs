@@ -1327,8 +1327,14 @@ impl<'a> Translator<'a> {
                 }
                 self.store_cell(rr, key);
             }
+            // A cell at or above the top is dead (the top's own slot is
+            // read only right after a pop, within an instruction): it
+            // needs no load on the way in.
+            let top = if rr { self.rk } else { self.dk };
             for &key in want.live.difference(&have.live) {
-                self.load_cell(rr, key);
+                if key < top {
+                    self.load_cell(rr, key);
+                }
             }
             *self.held(rr) = have;
         }
