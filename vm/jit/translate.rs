@@ -48,7 +48,9 @@ pub(super) fn self_contained(start: Addr, ops: &[Op]) -> bool {
 /// rule: an instruction deoptimizes before it changes anything): no store
 /// to memory or the game, no call. From the entry through such
 /// instructions only, running the definition again from its entry in the
-/// interpreter is running it from where the check failed.
+/// interpreter is running it from where the check failed. `EXECUTE` stays
+/// out: a guessed token that misses must hand over its own address, where
+/// the interpreter counts the misses.
 fn changes_nothing(op: Op) -> bool {
     use Op::*;
     matches!(
@@ -1097,14 +1099,6 @@ impl<'a> Translator<'a> {
     /// Deoptimizes to `at` when `bad` (an I8 truth value) holds.
     fn guard(&mut self, bad: Value, at: Addr) {
         self.guard_to(self.deopt, bad, at);
-    }
-
-    /// `guard`, always handing over the exact state: the interpreter
-    /// learns from where it takes over (a guess that missed).
-    fn guard_exact(&mut self, bad: Value, at: Addr) {
-        let pure = std::mem::replace(&mut self.pure, false);
-        self.guard(bad, at);
-        self.pure = pure;
     }
 
     /// `verify` at `at` fails when `fails` holds.
@@ -3015,7 +3009,7 @@ impl<'a> Translator<'a> {
             if let Some(trusted) = self.trusted.filter(|_| !(self.unguessed)(at)) {
                 trusted.borrow_mut().push(at);
                 let miss = self.invert(hit);
-                self.guard_exact(miss, at);
+                self.guard(miss, at);
                 let moved = self.walk(Dir::Known((-1 - target) as u32), at);
                 let moved = self.flag(moved);
                 self.set(self.v.tos, moved);
