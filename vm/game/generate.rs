@@ -12,7 +12,7 @@ use super::moves::{Action, NOT_PARTIAL};
 use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::jit::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords, PlanLoop};
-use crate::vm::{direct, word, Vm};
+use crate::vm::{direct, read_alone, word, Vm};
 
 /// The state move words see.
 #[derive(Default)]
@@ -64,12 +64,13 @@ struct Plan {
     max_dir: Option<u32>,
     /// Its own generator loop, once it has run often.
     own_loop: PlanLoop,
-    /// Its sweeps as `run_plan` starts them, made once (their pointers
-    /// are into `words` and `moves`, which a made plan never changes):
-    /// the scan of the board, if a piece type has move words, then the
-    /// drops of each type that has drop words; the player whose pieces
-    /// move, and the end of the scan, are filled in at each run.
-    sweeps: Vec<Drive>,
+    /// Its sweeps, in the order `run_plan` runs them: the scan of the
+    /// board (`None`), if a piece type has move words, then the drops of
+    /// each type that has drop words (their span in `words`, the type).
+    /// Each run builds its `Drive` in place, field by field: a copy of a
+    /// made one (a call of `memcpy`, for its size) would leave the fields
+    /// set after it waiting for the copy's stores to retire.
+    sweeps: Vec<Option<([u32; 2], i32)>>,
 }
 
 /// What a plan depends on: the pieces and move lists declared, the code
@@ -144,19 +145,21 @@ impl Game {
 
 impl Context {
     fn save(&mut self, building: std::ops::Range<usize>) -> Saved {
+        // The fields were stored one by one (the turn entered, the last
+        // attempt set up).
         Saved {
-            active: self.active,
-            from: self.from,
-            here: self.here,
-            piece: self.piece,
-            player: self.player,
-            for_player: self.for_player,
-            of_type: self.of_type,
-            move_type: self.move_type,
-            partial: self.partial,
+            active: read_alone(&self.active),
+            from: read_alone(&self.from),
+            here: read_alone(&self.here),
+            piece: read_alone(&self.piece),
+            player: read_alone(&self.player),
+            for_player: read_alone(&self.for_player),
+            of_type: read_alone(&self.of_type),
+            move_type: read_alone(&self.move_type),
+            partial: read_alone(&self.partial),
             building,
             pending: std::mem::replace(&mut self.pending, false),
-            pass_added: self.pass_added,
+            pass_added: read_alone(&self.pass_added),
         }
     }
 
@@ -272,12 +275,12 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
         plan.max_dir = plan.words.iter().flat_map(|w| w.guard.steps()).max();
     }
     if plan.moves.iter().any(|[start, end]| start < end) {
-        plan.sweeps.push(Drive::new(&plan.words, &plan.moves, 0, 0, 0));
+        plan.sweeps.push(None);
     }
     for t in 1..=key.types {
         let span = plan.drops.get(t).copied().unwrap_or_default();
         if span[0] < span[1] {
-            plan.sweeps.push(Drive::new(&plan.words, &plan.moves, 0, 0, 0).drops(&plan.words, span, t as i32));
+            plan.sweeps.push(Some((span, t as i32)));
         }
     }
     plan.key = settled.then_some(key);
@@ -320,13 +323,11 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
 fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan) -> VmResult<()> {
     let positions = vm.game.board.scan_positions() as i32;
     let for_player = vm.game.gen.for_player;
-    for template in &plan.sweeps {
-        let mut d = *template;
-        let drop = d.scan == 0;
-        d.for_player = for_player;
-        d.pos_end = positions;
-        if drop {
-            d.piece |= for_player;
+    for &sweep_of in &plan.sweeps {
+        let mut d = Drive::new(&plan.words, &plan.moves, for_player, 0, positions);
+        let drop = sweep_of.is_some();
+        if let Some((span, piece_type)) = sweep_of {
+            d = d.drops(&plan.words, span, piece_type | for_player);
         }
         if plan.guards {
             batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir, &plan.own_loop);

@@ -383,7 +383,7 @@ impl Vm {
         }
         let (region, len) = (self.game.board.region as i32, self.game.board.region_len as usize);
         let start = self.game.snapshots.len() - len;
-        self.mem.slice_mut(region, len as i32)?.copy_from_slice(&self.game.snapshots[start..]);
+        put_back(self.mem.slice_mut(region, len as i32)?, &self.game.snapshots[start..]);
         self.game.search.keys.reset();
         Ok(())
     }
@@ -783,4 +783,26 @@ pub fn register(vm: &mut Vm) {
     for h in table {
         vm.add_host(h);
     }
+}
+
+/// Copies `from` into `to` (of the same length). Native code reads the
+/// board cell by cell right after a board is put back, and `memcpy`
+/// copies a short region with two overlapping vector stores: a cell both
+/// cover cannot take its value from them, and its read waits for both to
+/// retire. A short region is copied in 8-byte words, each stored on its
+/// own; a long one is mostly past that overlap, and `memcpy` is faster.
+fn put_back(to: &mut [u8], from: &[u8]) {
+    const SHORT: usize = 64;
+    if to.len() > SHORT {
+        to.copy_from_slice(from);
+        return;
+    }
+    let mut to_words = to.chunks_exact_mut(8);
+    let mut from_words = from.chunks_exact(8);
+    for (t, f) in (&mut to_words).zip(&mut from_words) {
+        let word = u64::from_ne_bytes(f.try_into().unwrap_or_default());
+        // SAFETY: `t` is 8 bytes, valid for writes; unaligned is allowed.
+        unsafe { std::ptr::write_volatile(t.as_mut_ptr() as *mut [u8; 8], word.to_ne_bytes()) };
+    }
+    to_words.into_remainder().copy_from_slice(from_words.remainder());
 }

@@ -317,6 +317,9 @@ impl MoveWords {
         batch
     }
 
+    // Inline: a batch written field by field in a call, then moved whole
+    // by its caller, would stall on the move (see `read_alone`).
+    #[inline(always)]
     pub(crate) fn resume(&mut self, vm: &mut Vm) {
         if vm.jit.mode == JitMode::Off || vm.run_nesting >= crate::interp::MAX_RUN_NESTING {
             return;

@@ -25,7 +25,7 @@ mod translate;
 
 use crate::error::{ErrorKind, VmError};
 use crate::ops::Addr;
-use crate::vm::{Frame, Vm, HOST_RETURN, STACK_CELLS};
+use crate::vm::{read_alone, Frame, Vm, HOST_RETURN, STACK_CELLS};
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::{HashMap, HashSet};
 pub(crate) use generator::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords, PlanLoop};
@@ -613,14 +613,12 @@ impl Vm {
             let c = &mut *ctx;
             c.ds = self.stacks.ds.as_mut_ptr().add(self.ds_base as usize);
             c.walk_player = NO_WALK_PLAYER;
-            // One load each: these were just stored one by one (a frame
-            // entered), and a wide load spanning them would wait for the
-            // stores to retire instead of forwarding them.
-            c.steps = std::ptr::read_volatile(&self.steps_left);
-            c.tos = std::ptr::read_volatile(&self.tos);
-            c.depth = std::ptr::read_volatile(&self.depth);
-            c.rdepth = std::ptr::read_volatile(&self.rdepth);
-            c.fp = std::ptr::read_volatile(&self.fp);
+            // These were just stored one by one (a frame entered).
+            c.steps = read_alone(&self.steps_left);
+            c.tos = read_alone(&self.tos);
+            c.depth = read_alone(&self.depth);
+            c.rdepth = read_alone(&self.rdepth);
+            c.fp = read_alone(&self.fp);
             c.max_d = self.config.stack_depth;
             c.max_r = self.config.return_depth;
             c.next_addr = self.code.next_addr();
@@ -666,13 +664,14 @@ impl Vm {
 
     /// Takes the scalar state native code left in the context.
     pub(crate) fn jit_take(&mut self, ctx: *mut JitCtx) {
+        // Native code stored them one by one.
         // SAFETY: as in `jit_fill`.
         let c = unsafe { &*ctx };
-        self.steps_left = c.steps;
-        self.tos = c.tos;
-        self.depth = c.depth;
-        self.rdepth = c.rdepth;
-        self.fp = c.fp;
+        self.steps_left = read_alone(&c.steps);
+        self.tos = read_alone(&c.tos);
+        self.depth = read_alone(&c.depth);
+        self.rdepth = read_alone(&c.rdepth);
+        self.fp = read_alone(&c.fp);
     }
 
     /// How many definitions have native code, how many of those have a
