@@ -79,6 +79,7 @@ const _: () = assert!(Buf::<Action>::START == Buf::<MoveRec>::START && Buf::<Act
 const ACTION_SIZE: i64 = std::mem::size_of::<Action>() as i64;
 const ACTION_X: i32 = 4;
 const ACTION_Y: i32 = 8;
+const _: () = assert!(ACTION_X == 4 && cfg!(target_endian = "little"), "the tag and x are stored as one little-endian word");
 const _: () = assert!(ACTION_SIZE == 12);
 
 impl Translator<'_> {
@@ -247,10 +248,14 @@ impl Translator<'_> {
             let list = start(self, MoveBuf::Edits);
             let bytes = self.b.ins().imul_imm_s(edits, ACTION_SIZE);
             let p = self.b.ins().iadd(list, bytes);
-            let tag = self.b.ins().iconst(I32, tag as i64);
-            for (v, off) in [(tag, 0), (x, ACTION_X), (y, ACTION_Y)] {
-                self.b.ins().store(in_region(Region::Moves), v, p, off);
-            }
+            // The tag and `x` in one store: Rust reads them with one load
+            // when the move is played, which could not take its value from
+            // two narrower stores still in flight.
+            let x_wide = self.b.ins().uextend(I64, x);
+            let x_high = self.b.ins().ishl_imm_s(x_wide, 32);
+            let tag_x = self.b.ins().bor_imm_s(x_high, tag as i64);
+            self.b.ins().store(in_region(Region::Moves), tag_x, p, 0);
+            self.b.ins().store(in_region(Region::Moves), y, p, ACTION_Y);
             self.b.ins().store(in_region(Region::Moves), end, g, MoveBuf::Edits.offset() as i32 + BUF_LEN);
         }
         let pending = self.b.ins().iconst(I8, !adds as i64);
