@@ -800,9 +800,9 @@ fn put_back(to: &mut [u8], from: &[u8]) {
     let mut to_words = to.chunks_exact_mut(8);
     let mut from_words = from.chunks_exact(8);
     for (t, f) in (&mut to_words).zip(&mut from_words) {
-        let word = u64::from_ne_bytes(f.try_into().unwrap_or_default());
-        // SAFETY: `t` is 8 bytes, valid for writes; unaligned is allowed.
-        unsafe { std::ptr::write_volatile(t.as_mut_ptr() as *mut [u8; 8], word.to_ne_bytes()) };
+        let word: [u8; 8] = f.try_into().unwrap_or_default();
+        // SAFETY: `t` is 8 bytes, valid for writes, of any alignment.
+        unsafe { std::ptr::write_volatile(t.as_mut_ptr() as *mut [u8; 8], word) };
     }
     to_words.into_remainder().copy_from_slice(from_words.remainder());
 }
