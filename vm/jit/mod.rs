@@ -180,6 +180,9 @@ pub struct Jit {
     /// the VM's address, the lengths of the slot table and of the table of
     /// targets, the board's layout.
     filled: Option<(usize, usize, usize, u32)>,
+    /// Time spent making native code (the module, definitions, loops),
+    /// for `AXFORTH_JIT_STATS`: short runs pay it more than they gain.
+    compile_time: std::time::Duration,
 }
 
 /// The most generator loops made for plans in one VM.
@@ -217,7 +220,7 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: 0, baked_layout: None, filled: None }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: 0, baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -251,8 +254,10 @@ impl Jit {
             return None;
         }
         self.plan_loops += 1;
-        let module = self.module()?;
-        translate::driver(module, Some(shape))
+        let start = std::time::Instant::now();
+        let made = self.module().and_then(|module| translate::driver(module, Some(shape)));
+        self.compile_time += start.elapsed();
+        made
     }
 
 }
@@ -260,7 +265,8 @@ impl Jit {
 impl Drop for Jit {
     fn drop(&mut self) {
         if std::env::var_os("AXFORTH_JIT_STATS").is_some() && self.entries > 0 {
-            eprintln!("jit: {} compiled ({} with a fixed shape), {} refused, {} entries, {} deopts", self.compiled, self.fixed, self.refused, self.entries, self.deopts);
+            let ms = self.compile_time.as_secs_f64() * 1e3;
+            eprintln!("jit: {} compiled ({} with a fixed shape), {} refused, {} entries, {} deopts, {ms:.1} ms compiling", self.compiled, self.fixed, self.refused, self.entries, self.deopts);
         }
         // SAFETY: the context was made by `Box::into_raw` in `new` and
         // native code only runs while the VM (and so this) is alive.
@@ -458,6 +464,36 @@ impl Vm {
         self.run(entry)
     }
 
+    /// The native code of the word `xt` when the host may enter it at
+    /// once, as an event outside any run (`call_event`); else (`None`)
+    /// the host goes the general way, which counts calls and checks
+    /// limits.
+    #[inline]
+    pub(crate) fn event_native(&self, xt: u32) -> Option<NativeFn> {
+        let entry = self.dict.words.get(xt as usize)?.entry;
+        let f = *self.jit.slots.get(entry as usize)?;
+        let frames = self.fp + 1 < NATIVE_FRAMES.min(self.config.return_depth);
+        let cells = self.ds_base + self.depth + 1 < crate::vm::STACK_CELLS as u32;
+        (f >= COUNT_LIMIT && self.run_nesting == 0 && frames && cells).then_some(f)
+    }
+
+    /// Runs the word `xt`, whose native code `event_native` found, in the
+    /// frame just entered, as `execute_hot` would.
+    #[inline]
+    pub(crate) fn run_native_event(&mut self, xt: u32, f: NativeFn) -> crate::error::VmResult<()> {
+        let (base, rdepth) = (self.fp, self.rdepth);
+        self.run_nesting = 1;
+        self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
+        self.fp = base + 1;
+        let (status, ip) = self.jit_call(f);
+        if status == DONE {
+            self.run_nesting = 0;
+            return Ok(());
+        }
+        let entry = self.dict.words.get(xt as usize).map_or(0, |w| w.entry);
+        self.native_stopped(entry, status, ip, base, rdepth)
+    }
+
     /// `run` of a word which has native code `f`, entered at once: the
     /// host frame `run` pushes, pushed here, without the interpreter's way
     /// in. Answers how the code ended (status, `ip`), the usual ending
@@ -556,6 +592,7 @@ impl Vm {
         let hosts = &self.hosts;
         let host_effect = |id: u32| hosts.get(id as usize).filter(|h| !h.immediate && !h.compile_only).and_then(|h| crate::vm::effect_arity(h.effect));
         let ops = ops_of(entry)?;
+        let start = std::time::Instant::now();
         let unguessed_now = std::mem::take(&mut self.jit.unguessed);
         let Some(module) = self.jit.module() else {
             self.jit.unguessed = unguessed_now;
@@ -575,6 +612,7 @@ impl Vm {
         let words = translate::Words { directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted, layout };
         let compiled = translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words);
         self.jit.unguessed = unguessed_now;
+        self.jit.compile_time += start.elapsed();
         if compiled.is_some() {
             for at in trusted.into_inner() {
                 self.jit.guess_misses.entry(at).or_insert(0);
