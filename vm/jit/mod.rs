@@ -185,6 +185,10 @@ pub struct Jit {
     compile_time: std::time::Duration,
 }
 
+/// Address space reserved for one VM's native code; a definition that no
+/// longer fits is left to the interpreter.
+const CODE_SPACE: usize = 256 << 20;
+
 /// The most generator loops made for plans in one VM.
 const PLAN_LOOPS: u32 = 64;
 
@@ -234,7 +238,13 @@ impl Jit {
             // (and so the test suite) keep it to catch a translator slip.
             flags.set("enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" }).ok()?;
             let isa = cranelift_native::builder().ok()?.finish(cranelift_codegen::settings::Flags::new(flags)).ok()?;
-            let builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+            let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+            // One reservation of address space (committed as code is
+            // made), so that a function goes on where the one before it,
+            // or the filler `translate::place` lays, ends.
+            if let Ok(arena) = cranelift_jit::ArenaMemoryProvider::new_with_size(CODE_SPACE) {
+                builder.memory_provider(Box::new(arena));
+            }
             let mut module = JITModule::new(builder);
             self.trampoline = Some(translate::trampoline(&mut module)?);
             self.driver = Some(translate::driver(&mut module, None)?);
