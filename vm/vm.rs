@@ -125,7 +125,6 @@ pub struct HostWord {
     pub compile_only: bool,
 }
 
-/// A native word that runs as it is: the common kind.
 /// Reads `x` with a load of its own. For fields stored one by one just
 /// before (native code's registers, the generation context): the compiler
 /// would otherwise read neighbouring fields with one wide load, which
@@ -137,6 +136,7 @@ pub(crate) fn read_alone<T: Copy>(x: &T) -> T {
     unsafe { std::ptr::read_volatile(x) }
 }
 
+/// A native word that runs as it is: the common kind.
 pub fn word(name: &'static str, effect: &'static str, f: HostFn) -> HostWord {
     HostWord { name, run: HostRun::Vm(f), effect, immediate: false, compile_only: false }
 }
