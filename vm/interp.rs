@@ -937,6 +937,7 @@ impl Vm {
                 Op::GHere => push!(self.game.gen.here),
                 Op::GFrom => push!(self.game.gen.from),
                 Op::GPlayer => push!(self.game.gen.player),
+                Op::GStalemate => push!(flag!(self.game.store.count() == 0)),
                 Op::GPieceType => push!(self.game.gen.piece & crate::game::PIECE_TYPE_MASK),
                 Op::GBack => self.game.gen.here = self.game.gen.from,
                 Op::GEmpty => {

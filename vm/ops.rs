@@ -149,6 +149,8 @@ pub enum Op {
     GEmptyAt,
     GPieceAt,
     GPlayerAt,
+    /// `stalemate?`: ( -- ? ) the current move list is empty.
+    GStalemate,
     /// ( ? -- ) leave the move word when false.
     GVerify,
     /// `north verify`, `empty? verify` and friends: ( -- ) the test and
@@ -426,6 +428,7 @@ prims! {
     "empty-at?" GEmptyAt "( pos -- ? )";
     "piece-at" GPieceAt "( pos -- piece )";
     "player-at" GPlayerAt "( pos -- player )";
+    "stalemate?" GStalemate "( -- ? )";
     "verify" GVerify "( ? -- )";
 }
 
@@ -438,7 +441,7 @@ impl Op {
             Lit(_) | Call(_) | Exit | Jump(_) | Deferred(_) | DoesSet(_) | CompileXt(_)
             | DotQuote(_) | Leave(_) | Unloop | I | J | K | RFrom | RFetch | Depth | Here
             | FetchAt(_) | IncAt(_) | Host(_) | Loop(_) | GStep(_) | GHere | GFrom | GPlayer | GPieceType | GBack | GEmpty
-            | GNotEmpty | GFriend | GEnemy | GStepVerify(_) | GEmptyVerify | GNotEmptyVerify
+            | GStalemate | GNotEmpty | GFriend | GEnemy | GStepVerify(_) | GEmptyVerify | GNotEmptyVerify
             | GFriendVerify | GEnemyVerify | AddAt(..) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_) => 0,
             FetchOff(_) | CFetchOff(_) | JumpIfNonZero(_) | JumpUnlessLitEq(..) | JumpUnlessLitNe(..)
             | JumpUnlessLitLt(..) | JumpUnlessLitGt(..) | JumpUnlessLitLe(..) | JumpUnlessLitGe(..)

@@ -82,7 +82,6 @@ impl MoveRec {
 /// The move lists, back to back: their moves, and the moves' edits. The
 /// move being built (during generation) is the edits from `build` to the
 /// end of `actions`, so adding it is writing its record, not copying it.
-#[derive(Default)]
 pub struct MoveStore {
     pub moves: Buf<MoveRec>,
     pub actions: Buf<Action>,
@@ -90,16 +89,30 @@ pub struct MoveStore {
     pub lists: Vec<(usize, usize)>,
     /// Where the move being built starts in `actions` (its end: no edit).
     pub build: usize,
+    /// Where the current list starts in `moves` (`NO_LIST`: there is
+    /// none), as `lists` says: native code's `stalemate?` reads it.
+    pub first: usize,
+}
+
+/// `MoveStore::first` when no list is live.
+pub const NO_LIST: usize = usize::MAX;
+
+impl Default for MoveStore {
+    fn default() -> Self {
+        MoveStore { moves: Buf::default(), actions: Buf::default(), lists: Vec::new(), build: 0, first: NO_LIST }
+    }
 }
 
 impl MoveStore {
     pub fn push_list(&mut self) {
-        self.lists.push((self.moves.len(), self.actions.len()));
+        self.first = self.moves.len();
+        self.lists.push((self.first, self.actions.len()));
     }
 
     pub fn pop_list(&mut self) -> bool {
         match self.lists.pop() {
             Some((m, a)) => {
+                self.first = self.lists.last().map_or(NO_LIST, |&(first, _)| first);
                 self.moves.truncate(m);
                 // A move being built above the list keeps its edits.
                 let (start, end) = (self.build.min(self.actions.len()), self.actions.len());
@@ -122,6 +135,7 @@ impl MoveStore {
         self.actions.clear();
         self.lists.clear();
         self.build = 0;
+        self.first = NO_LIST;
     }
 
     /// An edit of the move being built.
@@ -151,9 +165,10 @@ impl MoveStore {
 
     /// Indices of the current (innermost) list's moves.
     pub fn current(&self) -> std::ops::Range<usize> {
-        match self.lists.last() {
-            Some(&(m, _)) => m..self.moves.len(),
-            None => 0..0,
+        debug_assert_eq!(self.first, self.lists.last().map_or(NO_LIST, |&(first, _)| first));
+        match self.first {
+            NO_LIST => 0..0,
+            first => first..self.moves.len(),
         }
     }
 

@@ -128,13 +128,34 @@ impl Vm {
                 self.push(a)?;
             }
             self.execute_hot(xt)?;
-            if self.depth() != results {
-                self.left_other_depth(xt, name, results)?;
-            }
-            Ok(if results > 0 && self.depth() > 0 { self.tos } else { 0 })
+            self.event_result(xt, name, results)
         })();
         self.leave_frame(frame);
         result.map_err(|e| in_event(e, name))
+    }
+
+    /// `call_in_frame` of an event without arguments, entering its native
+    /// code at once when it has some (the host runs one or two events at
+    /// every node of a search).
+    #[inline]
+    fn call_event(&mut self, xt: u32, name: &str, results: u32) -> VmResult<i32> {
+        let Some(f) = self.event_native(xt) else {
+            return self.call_in_frame(xt, &[], name, results);
+        };
+        self.refill_steps();
+        let frame = self.enter_frame()?;
+        let result = self.run_native_event(xt, f).and_then(|()| self.event_result(xt, name, results));
+        self.leave_frame(frame);
+        result.map_err(|e| in_event(e, name))
+    }
+
+    /// What an event left: its result (the top cell when it declares one).
+    #[inline]
+    fn event_result(&mut self, xt: u32, name: &str, results: u32) -> VmResult<i32> {
+        if self.depth() != results {
+            self.left_other_depth(xt, name, results)?;
+        }
+        Ok(if results > 0 && self.depth() > 0 { self.tos } else { 0 })
     }
 
     /// An event left other than `results` cells: an error, or (tolerant)
@@ -158,7 +179,7 @@ impl Vm {
     /// An event with no result, if the game defines it.
     fn run_event(&mut self, xt: Option<u32>, name: &str) -> VmResult<()> {
         match xt {
-            Some(xt) => self.call_in_frame(xt, &[], name, 0).map(drop),
+            Some(xt) => self.call_event(xt, name, 0).map(drop),
             None => Ok(()),
         }
     }
@@ -248,7 +269,7 @@ impl Vm {
         let result = match self.game.events.is_game_over {
             Some(xt) => {
                 let mark = self.stack_marks();
-                let score = self.call_in_frame(xt, &[], "OnIsGameOver", 1)?;
+                let score = self.call_event(xt, "OnIsGameOver", 1)?;
                 self.check_balanced(mark, "OnIsGameOver")?;
                 score
             }
@@ -662,7 +683,6 @@ pub fn register(vm: &mut Vm) {
     let table = [
         // ---- the move list ----
         direct("move-count", "( -- n )", |vm, _, _| Ok(vm.game.store.count() as i32)),
-        direct("stalemate?", "( -- ? )", |vm, _, _| Ok(if vm.game.store.count() == 0 { -1 } else { 0 })),
         direct("$FirstMove", "( -- m )", |vm, _, _| {
             let r = vm.game.store.current();
             Ok(if r.is_empty() { 0 } else { r.start as i32 + 1 })

@@ -291,7 +291,7 @@ impl Vm {
                     }
                     push!(Cell::Unknown)
                 }
-                GHere | GFrom | GPlayer | GPieceType => push!(Cell::Unknown),
+                GHere | GFrom | GPlayer | GPieceType | GStalemate => push!(Cell::Unknown),
                 Dup => {
                     let a = pop!();
                     push!(a);

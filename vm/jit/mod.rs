@@ -474,6 +474,36 @@ impl Vm {
         self.run(entry)
     }
 
+    /// The native code of the word `xt` when the host may enter it at
+    /// once, as an event outside any run (`call_event`); else (`None`)
+    /// the host goes the general way, which counts calls and checks
+    /// limits.
+    #[inline]
+    pub(crate) fn event_native(&self, xt: u32) -> Option<NativeFn> {
+        let entry = self.dict.words.get(xt as usize)?.entry;
+        let f = *self.jit.slots.get(entry as usize)?;
+        let frames = self.fp + 1 < NATIVE_FRAMES.min(self.config.return_depth);
+        let cells = self.ds_base + self.depth + 1 < crate::vm::STACK_CELLS as u32;
+        (f >= COUNT_LIMIT && self.run_nesting == 0 && frames && cells).then_some(f)
+    }
+
+    /// Runs the word `xt`, whose native code `event_native` found, in the
+    /// frame just entered, as `execute_hot` would.
+    #[inline]
+    pub(crate) fn run_native_event(&mut self, xt: u32, f: NativeFn) -> crate::error::VmResult<()> {
+        let (base, rdepth) = (self.fp, self.rdepth);
+        self.run_nesting = 1;
+        self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
+        self.fp = base + 1;
+        let (status, ip) = self.jit_call(f);
+        if status == DONE {
+            self.run_nesting = 0;
+            return Ok(());
+        }
+        let entry = self.dict.words.get(xt as usize).map_or(0, |w| w.entry);
+        self.native_stopped(entry, status, ip, base, rdepth)
+    }
+
     /// `run` of a word which has native code `f`, entered at once: the
     /// host frame `run` pushes, pushed here, without the interpreter's way
     /// in. Answers how the code ended (status, `ip`), the usual ending

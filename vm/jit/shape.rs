@@ -80,7 +80,7 @@ fn op_effect(op: Op, hosts: HostEffects) -> Option<(i32, i32, i32, i32)> {
         RFrom => (0, 1, 1, -1),
         RFetch => (0, 1, 1, 0),
         Unloop => (0, 0, 2, -2),
-        Lit(_) | Dup | Over | Tuck | Depth | Here | Count | FetchAt(_) | GStep(_) | GHere | GFrom | GPlayer | GPieceType | GEmpty
+        Lit(_) | Dup | Over | Tuck | Depth | Here | Count | FetchAt(_) | GStep(_) | GHere | GFrom | GPlayer | GPieceType | GStalemate | GEmpty
         | GNotEmpty | GFriend | GEnemy => (n, 1, 0, 0),
         TwoDup | TwoOver => (n, 2, 0, 0),
         Drop | Nip | Add | Sub | Mul | Div | Mod | Min | Max | Eq | Ne | Lt | Gt | Le | Ge | ULt | And | Or

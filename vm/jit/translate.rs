@@ -66,7 +66,7 @@ fn changes_nothing(op: Op) -> bool {
             | Fetch | CFetch | Here | Cells | Count
             | LitAdd(_) | LitMul(_) | LitMulAdd(_) | LitDiv(_) | LitMod(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_)
             | FetchAt(_) | FetchAdd | CellsAdd | IAdd | OverAdd | FetchOff(_) | CFetchOff(_) | CellsLit(_) | FetchCell(_) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_)
-            | GHere | GFrom | GPlayer | GPieceType | GEmpty | GNotEmpty | GFriend | GEnemy | GEmptyAt | GPieceAt | GPlayerAt
+            | GHere | GFrom | GPlayer | GPieceType | GStalemate | GEmpty | GNotEmpty | GFriend | GEnemy | GEmptyAt | GPieceAt | GPlayerAt
             | GVerify | GEmptyVerify | GNotEmptyVerify | GFriendVerify | GEnemyVerify
     )
 }
@@ -2488,6 +2488,7 @@ impl<'a> Translator<'a> {
             | Op::GFrom
             | Op::GPlayer
             | Op::GPieceType
+            | Op::GStalemate
             | Op::GBack
             | Op::GEmpty
             | Op::GNotEmpty

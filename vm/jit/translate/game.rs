@@ -66,6 +66,9 @@ impl MoveBuf {
     }
 }
 
+/// `MoveStore::first`, as an offset in `Game`.
+const FIRST: i32 = (offset_of!(Game, store) + offset_of!(MoveStore, first)) as i32;
+
 /// `MoveStore::build`, as an offset in `Game`.
 const BUILD: i32 = (offset_of!(Game, store) + offset_of!(MoveStore, build)) as i32;
 
@@ -99,6 +102,13 @@ impl Translator<'_> {
             Op::GPieceType => self.push_checked(at, |s| {
                 let piece = s.gen_field(GenField::Piece);
                 s.b.ins().band_imm_s(piece, PIECE_TYPE_MASK as i64)
+            }),
+            Op::GStalemate => self.push_checked(at, |s| {
+                let g = s.game_ptr();
+                let moves = s.b.ins().load(s.ptr, in_region(Region::Moves), g, MoveBuf::Moves.offset() as i32 + BUF_LEN);
+                let first = s.b.ins().load(s.ptr, in_region(Region::Moves), g, FIRST);
+                let none = s.b.ins().icmp(UnsignedLessThanOrEqual, moves, first);
+                s.flag(none)
             }),
             Op::GBack => {
                 self.here_known = None;
