@@ -96,12 +96,10 @@ pub struct JitCtx {
     pub depth: u32,
     pub rdepth: u32,
     pub fp: u32,
-    /// After a return: the return address; after a deoptimization: the
-    /// instruction the interpreter runs next.
+    /// After a deoptimization: the instruction the interpreter runs next.
     pub ip: u32,
     pub max_d: u32,
     pub max_r: u32,
-    pub next_addr: u32,
     pub walk_last: u32,
     pub walk_stride: u32,
     /// The start in `walk` of the block of `walk_player`'s directions, as
@@ -218,7 +216,6 @@ impl Jit {
             ip: 0,
             max_d: 0,
             max_r: 0,
-            next_addr: 0,
             walk_last: 0,
             walk_stride: 0,
             walk_player: NO_WALK_PLAYER,
@@ -330,10 +327,16 @@ impl Vm {
     /// The interpreter is about to run the word at `entry` (a call frame
     /// is already pushed, state synced into `self`): runs its native code
     /// instead when there is some, counting calls and compiling when due.
+    ///
+    /// Native code returns without checking where to: a word returning
+    /// from native code into code the compiler may still shorten (after
+    /// its fuse barrier, the definition being compiled) is interpreted, so
+    /// every return address native code meets stays valid.
     #[inline(never)]
     pub(crate) fn jit_enter(&mut self, entry: Addr) -> Entered {
         let Some(f) = self.jit_native(entry, false) else { return Entered::Interpret };
-        if self.fp >= NATIVE_FRAMES {
+        let ret = self.stacks.frames[self.fp.wrapping_sub(1) as u16 as usize].ret;
+        if self.fp >= NATIVE_FRAMES || (ret >= self.fuse_barrier && ret != HOST_RETURN) {
             return Entered::Interpret;
         }
         self.jit_enter_native(f)
@@ -351,7 +354,8 @@ impl Vm {
             self.jit_deopted(ip);
         }
         match status {
-            DONE => Entered::Returned(ip),
+            // It returned through the frame now just above the top one.
+            DONE => Entered::Returned(self.stacks.frames[self.fp as u16 as usize].ret),
             DEOPT => Entered::Deopt(ip),
             VERIFY => Entered::Failed(ErrorKind::Verify.into()),
             _ => Entered::Failed(self.jit_error()),
@@ -669,7 +673,6 @@ impl Vm {
             c.fp = read_alone(&self.fp);
             c.max_d = self.config.stack_depth;
             c.max_r = self.config.return_depth;
-            c.next_addr = self.code.next_addr();
         }
         debug_assert!(self.ds_base < STACK_CELLS as u32 && self.fp != HOST_RETURN);
     }

@@ -26,7 +26,7 @@ use game::{gen_offset, Dir, GenField};
 use super::{JitCtx, NativeFn, COUNT_LIMIT, DEOPT, DONE, NATIVE_FRAMES, VERIFY};
 use crate::game::generate::Recorded;
 use crate::ops::{Addr, Op};
-use crate::vm::{Frame, HOST_RETURN};
+use crate::vm::Frame;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{AbiParam, AliasRegion, AliasRegionData, Block, BlockArg, FuncRef, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef, Type, Value};
@@ -2081,7 +2081,7 @@ impl<'a> Translator<'a> {
         match op {
             Op::Lit(n) => self.push_checked(at, |s| s.konst(n)),
             Op::Call(a) => self.call(a, at),
-            Op::Exit => self.exit(at),
+            Op::Exit => self.exit(),
             Op::Jump(t) => self.jump(t, at),
             Op::JumpIfZero(t) => {
                 self.need(1, at);
@@ -3186,10 +3186,10 @@ impl<'a> Translator<'a> {
         self.b.ins().iadd(frames, off)
     }
 
-    /// `EXIT`: pop the frame and return; a return address past the end of
-    /// code (a definition recompiled while it ran) is the interpreter's
-    /// to report.
-    fn exit(&mut self, at: Addr) {
+    /// `EXIT`: pop the frame and return. Where to is the caller's to
+    /// know: native code returns only to code that stays as it is (see
+    /// `Vm::jit_enter`), so nothing is checked here.
+    fn exit(&mut self) {
         if let Some(after) = self.inlined {
             // Back into the caller, whose next instruction is `after`'s,
             // with the return depth its frame saved (read back rather
@@ -3210,26 +3210,18 @@ impl<'a> Translator<'a> {
         }
         let fp = self.var(self.v.fp);
         let fp1 = self.b.ins().iadd_imm_s(fp, -1);
-        let frame = self.frame_slot(fp1);
-        let ret = self.b.ins().load(I32, stacks(), frame, offset_of!(Frame, ret) as i32);
-        let rdepth = self.b.ins().load(I32, stacks(), frame, offset_of!(Frame, rdepth) as i32);
-        let next_addr = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, next_addr) as i32);
-        let past = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, ret, next_addr);
-        let host = self.cmp_imm(IntCC::Equal, ret, HOST_RETURN as i32 as i64);
-        let not_host = self.b.ins().bxor_imm_s(host, 1);
-        let bad = self.b.ins().band(past, not_host);
-        self.guard(bad, at);
         self.set(self.v.fp, fp1);
         if self.fixed {
             // The frame's return depth is the entry's.
             self.rk = 0;
             self.rcells.cut(0);
         } else {
+            let frame = self.frame_slot(fp1);
+            let rdepth = self.b.ins().load(I32, stacks(), frame, offset_of!(Frame, rdepth) as i32);
             self.set(self.v.rp, rdepth);
         }
         self.flush();
         self.materialize();
-        self.b.ins().store(ctx_field(), ret, self.ctx, offset_of!(JitCtx, ip) as i32);
         let mut results = vec![self.konst(DONE as i32)];
         results.extend(self.scalar_values());
         self.b.ins().return_(&results);
