@@ -830,15 +830,25 @@ impl<'a> Translator<'a> {
         self.d0 = self.var(self.v.d);
         self.r0 = self.var(self.v.rp);
         let (d, r) = (self.d0, self.r0);
-        let short = self.b.ins().icmp_imm_s(UnsignedLessThan, d, e.need.max(0) as i64);
-        let top = self.b.ins().iadd_imm_s(d, e.grow.max(0) as i64);
-        let full = self.b.ins().icmp(UnsignedGreaterThan, top, self.max_d);
-        let rshort = self.b.ins().icmp_imm_s(UnsignedLessThan, r, e.rneed.max(0) as i64);
-        let rtop = self.b.ins().iadd_imm_s(r, e.rgrow.max(0) as i64);
-        let rfull = self.b.ins().icmp(UnsignedGreaterThan, rtop, self.max_r);
-        let a = self.b.ins().bor(short, full);
-        let b = self.b.ins().bor(rshort, rfull);
-        let bad = self.b.ins().bor(a, b);
+        // Depths never exceed their limits, so a stack the function does
+        // not grow needs no test of its room (nor one it does not take
+        // from, of its cells).
+        let mut tests = Vec::new();
+        for (depth, need, grow, max) in [(d, e.need, e.grow, self.max_d), (r, e.rneed, e.rgrow, self.max_r)] {
+            if need > 0 {
+                tests.push(self.b.ins().icmp_imm_s(UnsignedLessThan, depth, need as i64));
+            }
+            if grow > 0 {
+                let top = self.b.ins().iadd_imm_s(depth, grow as i64);
+                tests.push(self.b.ins().icmp(UnsignedGreaterThan, top, max));
+            }
+        }
+        // With nothing to test, a guard that never leaves: what follows
+        // is translated into the block a guard opens.
+        let bad = match tests.into_iter().reduce(|a, b| self.b.ins().bor(a, b)) {
+            Some(bad) => bad,
+            None => self.b.ins().iconst(cranelift_codegen::ir::types::I8, 0),
+        };
         self.guard(bad, at);
         // Past the checks, `d0 - need ..= d0 + grow` lies within the stack
         // (`max_d` < `STACK_CELLS`): no index there wraps.
