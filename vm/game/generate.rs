@@ -40,7 +40,8 @@ pub struct Context {
     /// Plans of finished generations, kept for the next (see `Plan`):
     /// emptied, and settled ones to use again as they are.
     spare_plans: Vec<Plan>,
-    settled_plans: Vec<std::rc::Rc<Plan>>,
+    /// (Each with its key beside it: the search reads no plan.)
+    settled_plans: Vec<(PlanKey, std::rc::Rc<Plan>)>,
 }
 
 /// The move words a generation runs, by piece type: its own buffers (a
@@ -220,7 +221,7 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
     };
     // A kept plan is shared, not moved: a nested generation may keep
     // others meanwhile.
-    if let Some(plan) = vm.game.gen.settled_plans.iter().find(|p| p.key == Some(key)).cloned() {
+    if let Some(plan) = vm.game.gen.settled_plans.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()) {
         if plan.guards {
             plan.own_loop.note_use(vm, &plan.words, [&plan.moves, &plan.drops], &plan.checks);
         }
@@ -297,10 +298,10 @@ fn scan_covers(plan: &Plan, i: usize) -> bool {
 /// Keeps a settled plan as it is (replacing an older one made from the
 /// same things), and the buffers of any other.
 fn keep_plan(g: &mut Context, mut plan: Plan) {
-    if plan.key.is_some() {
-        g.settled_plans.retain(|p| p.key != plan.key);
+    if let Some(key) = plan.key {
+        g.settled_plans.retain(|(k, _)| *k != key);
         if g.settled_plans.len() < KEPT_PLANS {
-            g.settled_plans.push(std::rc::Rc::new(plan));
+            g.settled_plans.push((key, std::rc::Rc::new(plan)));
             return;
         }
     }
