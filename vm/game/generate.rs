@@ -38,10 +38,10 @@ pub struct Context {
     pub pending: bool,
     pub pass_added: bool,
     /// Plans of finished generations, kept for the next (see `Plan`):
-    /// emptied, and settled ones to use again as they are.
+    /// emptied, and made ones to use again as they are.
     spare_plans: Vec<Plan>,
     /// (Each with its key beside it: the search reads no plan.)
-    settled_plans: Vec<(PlanKey, std::rc::Rc<Plan>)>,
+    kept_plans: Vec<(PlanKey, std::rc::Rc<Plan>)>,
 }
 
 /// The move words a generation runs, by piece type: its own buffers (a
@@ -54,8 +54,7 @@ struct Plan {
     /// in `words`.
     moves: Vec<[u32; 2]>,
     drops: Vec<[u32; 2]>,
-    /// What the plan was made from; `None` while some word may still get
-    /// native code (its calls must be counted, so the plan is made anew).
+    /// What the plan was made from (`None`: a plan emptied for reuse).
     key: Option<PlanKey>,
     /// Some word's guard is checked beyond what a drop sweep's scan
     /// checks (`MoveWords::prepare_guards`): as `checks` say, stepping
@@ -75,20 +74,23 @@ struct Plan {
 }
 
 /// What a plan depends on: the pieces and move lists declared, the code
-/// compiled (a word redefined moves both), and the generation's filters.
+/// compiled (a word redefined moves both), the native code made, and the
+/// generation's filters.
 #[derive(Clone, Copy, PartialEq)]
 struct PlanKey {
     words: usize,
     code: u32,
     /// `Jit::epoch`: native code thrown away since is not to be run.
     jit_epoch: u32,
+    /// `Jit::compiled`: a word made native since is to be run so.
+    natives: u32,
     pieces: usize,
     lists: usize,
     of_type: i32,
     types: usize,
 }
 
-/// Settled plans kept for the next generations (a search generates with
+/// Plans kept for the next generations (a search generates with
 /// a few filters at most).
 const KEPT_PLANS: usize = 8;
 
@@ -214,6 +216,7 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
         words: vm.dict.words.len(),
         code: vm.code.next_addr(),
         jit_epoch: vm.jit.epoch,
+        natives: vm.jit.compiled,
         pieces: g.pieces.len(),
         lists: g.move_lists.len(),
         of_type: g.gen.of_type,
@@ -221,7 +224,7 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
     };
     // A kept plan is shared, not moved: a nested generation may keep
     // others meanwhile.
-    if let Some(plan) = vm.game.gen.settled_plans.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()) {
+    if let Some(plan) = vm.game.gen.kept_plans.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()) {
         if plan.guards {
             plan.own_loop.note_use(vm, &plan.words, [&plan.moves, &plan.drops], &plan.checks);
         }
@@ -242,7 +245,9 @@ fn run_batch(vm: &mut Vm, plan: &Plan) -> VmResult<()> {
 
 /// The move words of each piece type, flat, so the scans read one slice
 /// instead of walking pieces, lists and entries at every square; with
-/// their native code, which counts a call of each.
+/// the native code they have. (A word without is counted as it is tried,
+/// `interpret_move_word`, so a word never tried, such as the moves of a
+/// piece not on the board yet, is never compiled.)
 fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
     let g = &mut vm.game;
     let mut plan = g.gen.spare_plans.pop().unwrap_or_default();
@@ -259,15 +264,13 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
             if drops { &mut plan.drops } else { &mut plan.moves }.push(span);
         }
     }
-    let mut settled = true;
     for w in plan.words.iter_mut() {
         if let Some(entry) = vm.dict.words.get(w.xt as usize).map(|w| w.entry) {
-            w.native = vm.jit_move_word(entry);
+            w.native = vm.jit_move_word_made(entry);
             if w.native != 0 {
                 w.guard = vm.move_word_guard(entry);
                 w.drop_scan = w.guard.drop_scan();
             }
-            settled &= vm.jit_settled(entry, w.native);
         }
     }
     plan.guards = plan.words.iter().enumerate().any(|(i, w)| w.guard.len > 0 && !scan_covers(&plan, i));
@@ -284,7 +287,7 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
             plan.sweeps.push(Some((span, t as i32)));
         }
     }
-    plan.key = settled.then_some(key);
+    plan.key = Some(key);
     plan
 }
 
@@ -295,13 +298,14 @@ fn scan_covers(plan: &Plan, i: usize) -> bool {
     alone && plan.words.get(i).is_some_and(|w| w.guard.scanned())
 }
 
-/// Keeps a settled plan as it is (replacing an older one made from the
-/// same things), and the buffers of any other.
+/// Keeps a plan as it is, in place of any made from other code, pieces
+/// or native code (never to be found again), or from the same things and
+/// filter; and the buffers of a plan not kept.
 fn keep_plan(g: &mut Context, mut plan: Plan) {
     if let Some(key) = plan.key {
-        g.settled_plans.retain(|(k, _)| *k != key);
-        if g.settled_plans.len() < KEPT_PLANS {
-            g.settled_plans.push((key, std::rc::Rc::new(plan)));
+        g.kept_plans.retain(|(k, _)| *k != key && PlanKey { of_type: k.of_type, ..key } == *k);
+        if g.kept_plans.len() < KEPT_PLANS {
+            g.kept_plans.push((key, std::rc::Rc::new(plan)));
             return;
         }
     }
@@ -404,6 +408,9 @@ fn advance(vm: &Vm, plan: &Plan, d: &mut Drive) -> VmResult<bool> {
 /// Runs a move word the native loop cannot (it has no native code, or the
 /// JIT is off): as `execute`, in a frame of its own.
 fn interpret_move_word(vm: &mut Vm, batch: &mut MoveWords, code: MoveWordCode, pos: i32, piece: i32) -> VmResult<(VmResult<()>, bool)> {
+    if let Some(entry) = vm.dict.words.get(code.xt as usize).map(|w| w.entry) {
+        vm.jit_move_word(entry);
+    }
     let g = &mut vm.game.gen;
     g.active = true;
     g.from = pos;

@@ -279,10 +279,10 @@ pub(crate) struct MoveWords {
 }
 
 impl Vm {
-    /// The native code of the move word whose code starts at `entry` (0:
-    /// none yet), for a generation to run it with `MoveWords::drive`: a
-    /// call counted as from native code, so `auto` compiles a move word
-    /// the generator runs often.
+    /// Counts a try of the move word whose code starts at `entry`, which
+    /// has no native code yet, as a call from native code, so that `auto`
+    /// compiles a move word the generator tries often: its native code
+    /// (0: none yet).
     pub(crate) fn jit_move_word(&mut self, entry: crate::ops::Addr) -> NativeFn {
         if self.jit.mode == JitMode::Off {
             return 0;
@@ -291,11 +291,10 @@ impl Vm {
         self.jit_native(entry, true).unwrap_or(0)
     }
 
-    /// Whether the move word at `entry` will keep the native code it has
-    /// now (none, for good: the JIT is off or refused it), so a plan may
-    /// keep it without counting its calls.
-    pub(crate) fn jit_settled(&self, entry: crate::ops::Addr, native: NativeFn) -> bool {
-        native != 0 || self.jit.mode == JitMode::Off || self.jit.slots.get(entry as usize) == Some(&super::NEVER)
+    /// The native code the move word whose code starts at `entry` has
+    /// now (0: none), its call not counted.
+    pub(crate) fn jit_move_word_made(&self, entry: crate::ops::Addr) -> NativeFn {
+        self.jit.slots.get(entry as usize).copied().filter(|&slot| slot >= super::COUNT_LIMIT).unwrap_or(0)
     }
 
 }
