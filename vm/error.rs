@@ -195,8 +195,26 @@ pub struct OpenDefinition {
     pub then: String,
 }
 
+/// An error with where it happened: boxed, so that a `VmResult` is a
+/// word or two, returned in registers (every layer between the host and
+/// the script passes one on, at every node of a search). A failed
+/// `verify`, which ends most move words, is not boxed: it allocates
+/// nothing until something is added to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VmError {
+pub struct VmError(Repr);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Repr {
+    Verify,
+    Detail(Box<ErrorDetail>),
+}
+
+/// What an unboxed `verify` failure reads as.
+static VERIFY: ErrorDetail = ErrorDetail { kind: ErrorKind::Verify, word: None, location: None, trace: Vec::new() };
+
+/// What a `VmError` holds (read through it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorDetail {
     pub kind: ErrorKind,
     /// The word that was executing (or being defined) when it happened.
     pub word: Option<String>,
@@ -210,7 +228,10 @@ pub type VmResult<T> = Result<T, VmError>;
 
 impl VmError {
     pub fn new(kind: ErrorKind) -> VmError {
-        VmError { kind, word: None, location: None, trace: Vec::new() }
+        match kind {
+            ErrorKind::Verify => VmError(Repr::Verify),
+            kind => VmError(Repr::Detail(Box::new(ErrorDetail { kind, word: None, location: None, trace: Vec::new() }))),
+        }
     }
 
     /// Verify and Bye pass through every layer untouched.
@@ -224,6 +245,28 @@ impl VmError {
 
     pub fn code(&self) -> &'static str {
         self.kind.code()
+    }
+}
+
+impl std::ops::Deref for VmError {
+    type Target = ErrorDetail;
+    fn deref(&self) -> &ErrorDetail {
+        match &self.0 {
+            Repr::Verify => &VERIFY,
+            Repr::Detail(detail) => detail,
+        }
+    }
+}
+
+impl std::ops::DerefMut for VmError {
+    fn deref_mut(&mut self) -> &mut ErrorDetail {
+        if let Repr::Verify = self.0 {
+            self.0 = Repr::Detail(Box::new(VERIFY.clone()));
+        }
+        match &mut self.0 {
+            Repr::Detail(detail) => detail,
+            Repr::Verify => unreachable!("boxed just above"),
+        }
     }
 }
 

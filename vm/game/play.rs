@@ -470,14 +470,16 @@ impl Vm {
         let mut total = 0;
         let mut result = Ok(());
         for m in moves {
-            result = self.perft_after(m, depth).and_then(|n| {
-                total += n;
-                self.reset_board()
-            });
+            // An error (large) is moved into `result` only when there is one.
+            let n = self.perft_after(m, depth).and_then(|n| self.reset_board().map(|()| n));
             self.game.turn = turn;
             self.enter_turn();
-            if result.is_err() {
-                break;
+            match n {
+                Ok(n) => total += n,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
             }
         }
         self.drop_board();
