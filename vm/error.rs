@@ -200,16 +200,19 @@ pub struct OpenDefinition {
 /// the script passes one on, at every node of a search). A failed
 /// `verify`, which ends most move words, is not boxed: it allocates
 /// nothing until something is added to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VmError(Repr);
+#[derive(Clone, Debug)]
+pub struct VmError(Option<Box<ErrorDetail>>);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Repr {
-    Verify,
-    Detail(Box<ErrorDetail>),
+/// Errors are equal by what they hold, boxed or not.
+impl PartialEq for VmError {
+    fn eq(&self, other: &VmError) -> bool {
+        **self == **other
+    }
 }
 
-/// What an unboxed `verify` failure reads as.
+impl Eq for VmError {}
+
+/// What an unboxed `verify` failure (`VmError(None)`) reads as.
 static VERIFY: ErrorDetail = ErrorDetail { kind: ErrorKind::Verify, word: None, location: None, trace: Vec::new() };
 
 /// What a `VmError` holds (read through it).
@@ -229,8 +232,8 @@ pub type VmResult<T> = Result<T, VmError>;
 impl VmError {
     pub fn new(kind: ErrorKind) -> VmError {
         match kind {
-            ErrorKind::Verify => VmError(Repr::Verify),
-            kind => VmError(Repr::Detail(Box::new(ErrorDetail { kind, word: None, location: None, trace: Vec::new() }))),
+            ErrorKind::Verify => VmError(None),
+            kind => VmError(Some(Box::new(ErrorDetail { kind, word: None, location: None, trace: Vec::new() }))),
         }
     }
 
@@ -251,22 +254,13 @@ impl VmError {
 impl std::ops::Deref for VmError {
     type Target = ErrorDetail;
     fn deref(&self) -> &ErrorDetail {
-        match &self.0 {
-            Repr::Verify => &VERIFY,
-            Repr::Detail(detail) => detail,
-        }
+        self.0.as_deref().unwrap_or(&VERIFY)
     }
 }
 
 impl std::ops::DerefMut for VmError {
     fn deref_mut(&mut self) -> &mut ErrorDetail {
-        if let Repr::Verify = self.0 {
-            self.0 = Repr::Detail(Box::new(VERIFY.clone()));
-        }
-        match &mut self.0 {
-            Repr::Detail(detail) => detail,
-            Repr::Verify => unreachable!("boxed just above"),
-        }
+        self.0.get_or_insert_with(|| Box::new(VERIFY.clone()))
     }
 }
 

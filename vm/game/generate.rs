@@ -408,9 +408,7 @@ fn advance(vm: &Vm, plan: &Plan, d: &mut Drive) -> VmResult<bool> {
 /// Runs a move word the native loop cannot (it has no native code, or the
 /// JIT is off): as `execute`, in a frame of its own.
 fn interpret_move_word(vm: &mut Vm, batch: &mut MoveWords, code: MoveWordCode, pos: i32, piece: i32) -> VmResult<(VmResult<()>, bool)> {
-    if let Some(entry) = vm.dict.words.get(code.xt as usize).map(|w| w.entry) {
-        vm.jit_move_word(entry);
-    }
+    vm.jit_move_word_tried(code.xt);
     let g = &mut vm.game.gen;
     g.active = true;
     g.from = pos;

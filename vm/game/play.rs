@@ -470,7 +470,6 @@ impl Vm {
         let mut total = 0;
         let mut result = Ok(());
         for m in moves {
-            // An error (large) is moved into `result` only when there is one.
             let n = self.perft_after(m, depth).and_then(|n| self.reset_board().map(|()| n));
             self.game.turn = turn;
             self.enter_turn();

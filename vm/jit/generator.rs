@@ -279,16 +279,16 @@ pub(crate) struct MoveWords {
 }
 
 impl Vm {
-    /// Counts a try of the move word whose code starts at `entry`, which
-    /// has no native code yet, as a call from native code, so that `auto`
-    /// compiles a move word the generator tries often: its native code
-    /// (0: none yet).
-    pub(crate) fn jit_move_word(&mut self, entry: crate::ops::Addr) -> NativeFn {
+    /// Counts a try of move word `xt`, which has no native code yet, as a
+    /// call from native code, so that `auto` compiles a move word the
+    /// generator tries often.
+    pub(crate) fn jit_move_word_tried(&mut self, xt: u32) {
         if self.jit.mode == JitMode::Off {
-            return 0;
+            return;
         }
+        let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) else { return };
         self.jit_cover_code();
-        self.jit_native(entry, true).unwrap_or(0)
+        self.jit_native(entry, true);
     }
 
     /// The native code the move word whose code starts at `entry` has
