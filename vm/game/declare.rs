@@ -613,7 +613,7 @@ pub fn register(vm: &mut Vm) {
         word("move-priorities}", "( -- )", |vm| {
             vm.close_block("{move-priorities");
             let list = vm.game.decl.priorities.take().ok_or_else(|| err("`move-priorities}` without `{move-priorities`"))?;
-            vm.game.priorities = list;
+            vm.game.priorities = super::moves::Priorities::new(list);
             Ok(())
         }),
         // ---- pieces ----

@@ -119,8 +119,7 @@ pub struct Game {
     pub move_lists: Vec<MoveListDecl>,
     /// Move types: (name, value).
     pub move_types: Vec<(String, i32)>,
-    /// Highest priority first.
-    pub priorities: Vec<i32>,
+    pub priorities: moves::Priorities,
     pub pieces: Vec<PieceDecl>,
     /// Piece types above this are not generated (`{dummy-pieces}`).
     pub piece_scan_limit: Option<usize>,

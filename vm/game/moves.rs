@@ -198,31 +198,71 @@ impl MoveStore {
 
     /// Only the moves of the best priority class present survive; types not
     /// listed in `{move-priorities` rank below every listed one.
-    pub fn apply_priorities(&mut self, priorities: &[i32]) {
-        if priorities.is_empty() {
+    pub fn apply_priorities(&mut self, priorities: &Priorities) {
+        if priorities.listed.is_empty() {
             return;
         }
-        let rank = |t: i32| priorities.iter().position(|&p| p == t).unwrap_or(priorities.len());
         let range = self.current();
-        let list = &self.moves[range.clone()];
-        let Some(first) = list.first() else {
-            return;
-        };
-        // Most lists hold moves of one type (a position without captures):
-        // nothing to drop.
-        if list.iter().all(|m| m.move_type == first.move_type) {
+        let (mut best, mut worst) = (u32::MAX, 0);
+        for m in &self.moves[range.clone()] {
+            let r = priorities.rank(m.move_type);
+            best = best.min(r);
+            worst = worst.max(r);
+        }
+        // Most lists hold moves of one class (a position without
+        // captures): nothing to drop.
+        if best >= worst {
             return;
         }
-        let best = list.iter().map(|m| rank(m.move_type)).min().unwrap_or(priorities.len());
         let mut keep = range.start;
         for i in range {
             let m = self.moves[i];
-            if rank(m.move_type) == best {
+            if priorities.rank(m.move_type) == best {
                 self.moves[keep] = m;
                 keep += 1;
             }
         }
         self.moves.truncate(keep);
+    }
+}
+
+/// `{move-priorities`: the listed move types, highest priority first,
+/// and their ranks by type where a table can hold them (move types are
+/// small numbers unless a game gives a type a constant of its own), so
+/// that ranking a move is a load, not a search with a branch per type.
+#[derive(Clone, Debug, Default)]
+pub struct Priorities {
+    listed: Vec<i32>,
+    /// By move type, its rank (`listed.len()`: not listed); empty when
+    /// a listed type does not fit.
+    by_type: Vec<u32>,
+}
+
+/// Move types below this are ranked by table.
+const TABLED_TYPES: i32 = 1024;
+
+impl Priorities {
+    pub fn new(listed: Vec<i32>) -> Priorities {
+        let unlisted = listed.len() as u32;
+        let mut by_type = Vec::new();
+        if listed.iter().all(|&t| (0..TABLED_TYPES).contains(&t)) {
+            by_type = vec![unlisted; listed.iter().max().map_or(0, |&t| t as usize + 1)];
+            // The first listing of a type is its rank.
+            for (rank, &t) in listed.iter().enumerate().rev() {
+                by_type[t as usize] = rank as u32;
+            }
+        }
+        Priorities { listed, by_type }
+    }
+
+    /// The rank of move type `t`: 0 for the first listed.
+    #[inline]
+    fn rank(&self, t: i32) -> u32 {
+        let unlisted = self.listed.len() as u32;
+        if self.by_type.is_empty() {
+            return self.listed.iter().position(|&p| p == t).map_or(unlisted, |r| r as u32);
+        }
+        self.by_type.get(t as u32 as usize).copied().unwrap_or(unlisted)
     }
 }
 
@@ -399,7 +439,21 @@ impl std::fmt::Display for Name<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::Action;
+    use super::{Action, Priorities};
+
+    /// Ranked by table or, for types a table cannot hold, by search: the
+    /// same ranks, the first listing of a type counting.
+    #[test]
+    fn priorities_rank_listed_types_first_and_others_last() {
+        for listed in [vec![3, 1, 3, 7], vec![3, 1, 3, 5000], vec![3, 1, 3, -2]] {
+            let p = Priorities::new(listed.clone());
+            let last = *listed.last().unwrap_or(&0);
+            assert_eq!(p.by_type.is_empty(), !(0..super::TABLED_TYPES).contains(&last), "{listed:?}");
+            for (t, rank) in [(3, 0), (1, 1), (last, 3), (0, 4), (2, 4), (8, 4), (1 << 20, 4), (-1, 4)] {
+                assert_eq!(p.rank(t), rank, "type {t} of {listed:?}");
+            }
+        }
+    }
 
     /// Native code writes edits as a tag and fields at fixed offsets.
     #[test]
