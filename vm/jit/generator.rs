@@ -53,7 +53,7 @@ pub(crate) struct MoveWordCode {
 /// first; `NO_STEP`: where it is), whose content must be of `classes[i]`.
 /// Made once per plan (`guard_checks`), so that the driver's test of an
 /// attempt, where most end, is a few loads and compares.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[repr(C)]
 pub(crate) struct GuardCheck {
     pub dirs: [u32; GUARD_LEN],

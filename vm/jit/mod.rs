@@ -169,8 +169,10 @@ pub struct Jit {
     /// How many times all native code was thrown away: what was built on
     /// it (a generation's plan) is stale when this moved.
     pub(crate) epoch: u32,
-    /// Generator loops made for plans (`plan_driver`).
-    plan_loops: u32,
+    /// Generator loops made for plans (`plan_driver`), by what they were
+    /// made for: a plan made again (after its words got native code) has
+    /// the shape of the one before.
+    plan_loops: Vec<(PlanLoopKey, Option<translate::Driver>)>,
     /// The board's layout (`Board::layout`) that native code made since
     /// the last change has built in (`translate::Layout`), if any has.
     baked_layout: Option<u32>,
@@ -189,6 +191,11 @@ const CODE_SPACE: usize = 256 << 20;
 
 /// The most generator loops made for plans in one VM.
 const PLAN_LOOPS: u32 = 64;
+
+/// What a plan's loop is made for (`translate::PlanShape`): the guards
+/// checked, which words are followed by another of their span, the
+/// board's number of positions.
+type PlanLoopKey = (Vec<GuardCheck>, Vec<bool>, u64);
 
 impl Jit {
     pub fn new(mode: JitMode) -> Jit {
@@ -221,7 +228,7 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: 0, baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -257,13 +264,17 @@ impl Jit {
     /// `PLAN_LOOPS` have been (code is never freed, and plans made over
     /// and over, as filters come and go, must not grow it without end).
     pub(in crate::jit) fn plan_driver(&mut self, shape: &translate::PlanShape) -> Option<translate::Driver> {
-        if self.plan_loops >= PLAN_LOOPS {
+        let key = (shape.checks.to_vec(), shape.followed.to_vec(), shape.positions);
+        if let Some((_, made)) = self.plan_loops.iter().find(|(k, _)| *k == key) {
+            return *made;
+        }
+        if self.plan_loops.len() >= PLAN_LOOPS as usize {
             return None;
         }
-        self.plan_loops += 1;
         let start = std::time::Instant::now();
         let made = self.module().and_then(|module| translate::driver(module, Some(shape)));
         self.compile_time += start.elapsed();
+        self.plan_loops.push((key, made));
         made
     }
 
