@@ -593,6 +593,16 @@ fn leaders(b: &mut FunctionBuilder, start: Addr, ops: &[Op]) -> Vec<Option<Block
     leaders
 }
 
+/// `x + n`, without an instruction when `n` is 0 (depths and offsets
+/// often are): what Cranelift is not given it need not fold away.
+fn add_imm(b: &mut FunctionBuilder, x: Value, n: i64) -> Value {
+    if n == 0 {
+        x
+    } else {
+        b.ins().iadd_imm_s(x, n)
+    }
+}
+
 fn trusted() -> MemFlagsData {
     MemFlagsData::trusted()
 }
@@ -839,7 +849,7 @@ impl<'a> Translator<'a> {
                 tests.push(self.b.ins().icmp_imm_s(UnsignedLessThan, depth, need as i64));
             }
             if grow > 0 {
-                let top = self.b.ins().iadd_imm_s(depth, grow as i64);
+                let top = add_imm(&mut self.b, depth, grow as i64);
                 tests.push(self.b.ins().icmp(UnsignedGreaterThan, top, max));
             }
         }
@@ -864,7 +874,7 @@ impl<'a> Translator<'a> {
 
     fn depth(&mut self) -> Value {
         if self.fixed {
-            self.b.ins().iadd_imm_s(self.d0, self.dk as i64)
+            add_imm(&mut self.b, self.d0, self.dk as i64)
         } else {
             self.var(self.v.d)
         }
@@ -872,7 +882,7 @@ impl<'a> Translator<'a> {
 
     fn rdepth(&mut self) -> Value {
         if self.fixed {
-            self.b.ins().iadd_imm_s(self.r0, self.rk as i64)
+            add_imm(&mut self.b, self.r0, self.rk as i64)
         } else {
             self.var(self.v.rp)
         }
@@ -904,10 +914,10 @@ impl<'a> Translator<'a> {
         let pending = self.pending_frames.clone();
         let fp = self.var(self.v.fp);
         for (i, (at, rdepth)) in pending.iter().enumerate() {
-            let fp = self.b.ins().iadd_imm_s(fp, -((pending.len() - i) as i64));
+            let fp = add_imm(&mut self.b, fp, -((pending.len() - i) as i64));
             let rdepth = match *rdepth {
                 SavedDepth::Value(x) => x,
-                SavedDepth::Fixed(rk) => self.b.ins().iadd_imm_s(self.r0, rk as i64),
+                SavedDepth::Fixed(rk) => add_imm(&mut self.b, self.r0, rk as i64),
             };
             self.store_frame(fp, *at, rdepth);
         }
@@ -1261,16 +1271,16 @@ impl<'a> Translator<'a> {
     fn key_slot(&mut self, r: bool, key: i32) -> Value {
         if let Some((at, lo, hi)) = if r { self.rframe } else { self.dframe } {
             if (lo..hi).contains(&key) {
-                return self.b.ins().iadd_imm_s(at, 4 * key as i64);
+                return add_imm(&mut self.b, at, 4 * key as i64);
             }
         }
         let (base, i) = if r {
-            (self.v.rs, self.b.ins().iadd_imm_s(self.r0, key as i64))
+            (self.v.rs, add_imm(&mut self.b, self.r0, key as i64))
         } else if self.fixed {
-            (self.v.ds, self.b.ins().iadd_imm_s(self.d0, key as i64))
+            (self.v.ds, add_imm(&mut self.b, self.d0, key as i64))
         } else {
             let d = self.var(self.v.d);
-            (self.v.ds, self.b.ins().iadd_imm_s(d, (key - self.dk) as i64))
+            (self.v.ds, add_imm(&mut self.b, d, (key - self.dk) as i64))
         };
         self.slot(base, i)
     }
@@ -1446,7 +1456,7 @@ impl<'a> Translator<'a> {
         }
         self.known_room = n;
         let d = self.var(self.v.d);
-        let after = self.b.ins().iadd_imm_s(d, n as i64);
+        let after = add_imm(&mut self.b, d, n as i64);
         let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.max_d);
         self.guard(bad, at);
     }
@@ -1466,7 +1476,7 @@ impl<'a> Translator<'a> {
             return;
         }
         let rp = self.var(self.v.rp);
-        let after = self.b.ins().iadd_imm_s(rp, n as i64);
+        let after = add_imm(&mut self.b, rp, n as i64);
         let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, after, self.max_r);
         self.guard(bad, at);
     }
@@ -1493,7 +1503,7 @@ impl<'a> Translator<'a> {
     fn add_d(&mut self, n: i64) {
         if !self.fixed {
             let d = self.var(self.v.d);
-            let d = self.b.ins().iadd_imm_s(d, n);
+            let d = add_imm(&mut self.b, d, n);
             self.set(self.v.d, d);
         }
         self.dk += n as i32;
@@ -1533,7 +1543,7 @@ impl<'a> Translator<'a> {
 
     fn rslot(&mut self, k: i64) -> Value {
         let rp = self.var(self.v.rp);
-        let i = self.b.ins().iadd_imm_s(rp, -k);
+        let i = add_imm(&mut self.b, rp, -k);
         self.slot(self.v.rs, i)
     }
 
@@ -1563,7 +1573,7 @@ impl<'a> Translator<'a> {
             return;
         }
         let rp = self.var(self.v.rp);
-        let rp = self.b.ins().iadd_imm_s(rp, n);
+        let rp = add_imm(&mut self.b, rp, n);
         self.set(self.v.rp, rp);
     }
 
@@ -1618,7 +1628,7 @@ impl<'a> Translator<'a> {
     /// A checked pointer to `len` bytes of data space at `addr`.
     fn data_at(&mut self, addr: Value, len: i64, at: Addr) -> Value {
         let a = self.b.ins().uextend(I64, addr);
-        let end = self.b.ins().iadd_imm_s(a, len);
+        let end = add_imm(&mut self.b, a, len);
         let mem_len = self.var(self.v.mem_len);
         let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, mem_len);
         self.guard(bad, at);
@@ -1653,7 +1663,7 @@ impl<'a> Translator<'a> {
         if when.is_none() && self.prepaid.block == self.b.current_block() && self.prepaid.steps > 0 {
             self.prepaid.steps -= 1;
             let steps = self.var(self.v.steps);
-            let steps = self.b.ins().iadd_imm_s(steps, -1);
+            let steps = add_imm(&mut self.b, steps, -1);
             return self.set(self.v.steps, steps);
         }
         let steps = self.var(self.v.steps);
@@ -2158,7 +2168,7 @@ impl<'a> Translator<'a> {
             Op::Loop(t) => {
                 self.rneed(2, at);
                 let i = self.rget(1);
-                let i = self.b.ins().iadd_imm_s(i, 1);
+                let i = add_imm(&mut self.b, i, 1);
                 let limit = self.rget(2);
                 let again = self.b.ins().icmp(NotEqual, i, limit);
                 self.loop_back(again, i, t, at);
@@ -2291,14 +2301,14 @@ impl<'a> Translator<'a> {
                 self.need(1, at);
                 let u = self.var(tos_v);
                 let negative = self.cmp_imm(SignedLessThan, u, 0);
-                let want = self.b.ins().iadd_imm_s(u, 2);
+                let want = add_imm(&mut self.b, u, 2);
                 let d = self.var(self.v.d);
                 let short = self.b.ins().icmp(UnsignedGreaterThan, want, d);
                 let bad = self.b.ins().bor(negative, short);
                 self.guard(bad, at);
                 let d = self.var(self.v.d);
                 let i = self.b.ins().isub(d, u);
-                let i = self.b.ins().iadd_imm_s(i, -1);
+                let i = add_imm(&mut self.b, i, -1);
                 let p = self.slot(self.v.ds, i);
                 let x = self.b.ins().load(I32, stacks(), p, 0);
                 self.set(tos_v, x);
@@ -2387,10 +2397,10 @@ impl<'a> Translator<'a> {
                 self.add_d(-2);
                 self.set(tos_v, q);
             }
-            Op::Inc => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, 1)),
-            Op::Dec => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, -1)),
-            Op::Add2 => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, 2)),
-            Op::Sub2 => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, -2)),
+            Op::Inc => self.unary(at, |s, x| add_imm(&mut s.b, x, 1)),
+            Op::Dec => self.unary(at, |s, x| add_imm(&mut s.b, x, -1)),
+            Op::Add2 => self.unary(at, |s, x| add_imm(&mut s.b, x, 2)),
+            Op::Sub2 => self.unary(at, |s, x| add_imm(&mut s.b, x, -2)),
             Op::Mul2 => self.unary(at, |s, x| s.b.ins().ishl_imm_s(x, 1)),
             Op::Div2 => self.unary(at, |s, x| s.b.ins().sshr_imm_s(x, 1)),
             Op::Abs => self.unary(at, |s, x| s.b.ins().iabs(x)),
@@ -2487,7 +2497,7 @@ impl<'a> Translator<'a> {
                 self.room(1, at);
                 let a = self.var(tos_v);
                 let len = self.cfetch(a, at);
-                let a1 = self.b.ins().iadd_imm_s(a, 1);
+                let a1 = add_imm(&mut self.b, a, 1);
                 self.set(tos_v, a1);
                 self.push(len);
             }
@@ -2515,7 +2525,7 @@ impl<'a> Translator<'a> {
             | Op::GEnemyVerify => self.game_op(op, at),
 
             // ---- superinstructions ----
-            Op::LitAdd(n) => self.unary(at, |s, x| s.b.ins().iadd_imm_s(x, n as i64)),
+            Op::LitAdd(n) => self.unary(at, |s, x| add_imm(&mut s.b, x, n as i64)),
             Op::LitMul(n) => self.unary(at, |s, x| s.b.ins().imul_imm_s(x, n as i64)),
             Op::LitMulAdd(n) => self.binary(at, |s, a, b| {
                 let m = s.b.ins().imul_imm_s(b, n as i64);
@@ -2584,26 +2594,26 @@ impl<'a> Translator<'a> {
             Op::FetchOff(n) | Op::CFetchOff(n) => {
                 self.need(1, at);
                 let a = self.var(tos_v);
-                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let a = add_imm(&mut self.b, a, n as i64);
                 let x = if matches!(op, Op::FetchOff(_)) { self.fetch(a, at) } else { self.cfetch(a, at) };
                 self.set(tos_v, x);
             }
             Op::StoreOff(n) | Op::CStoreOff(n) => {
                 self.need(2, at);
                 let a = self.var(tos_v);
-                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let a = add_imm(&mut self.b, a, n as i64);
                 let x = self.below(1);
                 self.store_and_drop(a, x, 2, matches!(op, Op::CStoreOff(_)), at);
             }
             Op::CellsLit(n) => self.unary(at, |s, x| {
                 let m = s.b.ins().ishl_imm_s(x, 2);
-                s.b.ins().iadd_imm_s(m, n as i64)
+                add_imm(&mut s.b, m, n as i64)
             }),
             Op::FetchCell(n) => {
                 self.need(1, at);
                 let x = self.var(tos_v);
                 let a = self.b.ins().ishl_imm_s(x, 2);
-                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let a = add_imm(&mut self.b, a, n as i64);
                 let y = self.fetch(a, at);
                 self.set(tos_v, y);
             }
@@ -2611,28 +2621,28 @@ impl<'a> Translator<'a> {
                 self.need(2, at);
                 let x = self.var(tos_v);
                 let a = self.b.ins().ishl_imm_s(x, 2);
-                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let a = add_imm(&mut self.b, a, n as i64);
                 let value = self.below(1);
                 self.store_and_drop(a, value, 2, false, at);
             }
             Op::ILit(n) => {
                 self.room(1, at);
                 let i = self.index(at);
-                let x = self.b.ins().iadd_imm_s(i, n as i64);
+                let x = add_imm(&mut self.b, i, n as i64);
                 self.push(x);
             }
             Op::ICell(n) => {
                 self.room(1, at);
                 let i = self.index(at);
                 let x = self.b.ins().ishl_imm_s(i, 2);
-                let x = self.b.ins().iadd_imm_s(x, n as i64);
+                let x = add_imm(&mut self.b, x, n as i64);
                 self.push(x);
             }
             Op::IFetchCell(n) => {
                 self.room(1, at);
                 let i = self.index(at);
                 let a = self.b.ins().ishl_imm_s(i, 2);
-                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let a = add_imm(&mut self.b, a, n as i64);
                 let x = self.fetch(a, at);
                 self.push(x);
             }
@@ -2640,21 +2650,21 @@ impl<'a> Translator<'a> {
                 self.need(1, at);
                 let i = self.index(at);
                 let a = self.b.ins().ishl_imm_s(i, 2);
-                let a = self.b.ins().iadd_imm_s(a, n as i64);
+                let a = add_imm(&mut self.b, a, n as i64);
                 let x = self.var(tos_v);
                 self.store_and_drop(a, x, 1, false, at);
             }
             Op::ICFetch(n) => {
                 self.room(1, at);
                 let i = self.index(at);
-                let a = self.b.ins().iadd_imm_s(i, n as i64);
+                let a = add_imm(&mut self.b, i, n as i64);
                 let x = self.cfetch(a, at);
                 self.push(x);
             }
             Op::ICStore(n) => {
                 self.need(1, at);
                 let i = self.index(at);
-                let a = self.b.ins().iadd_imm_s(i, n as i64);
+                let a = add_imm(&mut self.b, i, n as i64);
                 let x = self.var(tos_v);
                 self.store_and_drop(a, x, 1, true, at);
             }
@@ -2712,7 +2722,7 @@ impl<'a> Translator<'a> {
         let held = (self.cells.clone(), self.rcells.clone());
         let target = self.block_at(t);
         let steps = self.var(self.v.steps);
-        let steps = self.b.ins().iadd_imm_s(steps, -1);
+        let steps = add_imm(&mut self.b, steps, -1);
         self.set(self.v.steps, steps);
         if self.fixed {
             self.rput(1, i);
@@ -2841,14 +2851,14 @@ impl<'a> Translator<'a> {
         // The call's step and frame count, as `open_frame`, but its frame
         // is stored only by code that leaves.
         let steps = self.var(self.v.steps);
-        let steps = self.b.ins().iadd_imm_s(steps, -1);
+        let steps = add_imm(&mut self.b, steps, -1);
         self.set(self.v.steps, steps);
         let fp = self.var(self.v.fp);
         // A fixed function's return depth is a constant offset from its
         // entry's, which is kept anyway: nothing more stays live.
         let rdepth = if self.fixed { SavedDepth::Fixed(self.rk) } else { SavedDepth::Value(self.rdepth()) };
         self.pending_frames.push((at, rdepth));
-        let fp1 = self.b.ins().iadd_imm_s(fp, 1);
+        let fp1 = add_imm(&mut self.b, fp, 1);
         self.set(self.v.fp, fp1);
         let after = self.b.create_block();
         let shape = if self.fixed { self.shapes.of(target, &ops) } else { None };
@@ -2905,7 +2915,7 @@ impl<'a> Translator<'a> {
         let steps = self.var(self.v.steps);
         let short = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, steps, PREPAID_STEPS as i64);
         let fp = self.var(self.v.fp);
-        let fp_after = self.b.ins().iadd_imm_s(fp, PREPAID_FRAMES as i64);
+        let fp_after = add_imm(&mut self.b, fp, PREPAID_FRAMES as i64);
         let deep = self.b.ins().icmp(IntCC::UnsignedGreaterThan, fp_after, self.max_r);
         let bad = self.b.ins().bor(short, deep);
         self.guard(bad, at);
@@ -2939,12 +2949,12 @@ impl<'a> Translator<'a> {
     /// frame count.
     fn open_frame(&mut self, at: Addr) -> Value {
         let steps = self.var(self.v.steps);
-        let steps = self.b.ins().iadd_imm_s(steps, -1);
+        let steps = add_imm(&mut self.b, steps, -1);
         self.set(self.v.steps, steps);
         let fp = self.var(self.v.fp);
         let rp = self.rdepth();
         self.store_frame(fp, at, rp);
-        let fp1 = self.b.ins().iadd_imm_s(fp, 1);
+        let fp1 = add_imm(&mut self.b, fp, 1);
         self.set(self.v.fp, fp1);
         fp1
     }
@@ -3074,7 +3084,7 @@ impl<'a> Translator<'a> {
     fn execute_any(&mut self, at: Addr, merge: Block) {
         let xt = self.var(self.v.tos);
         // `Dictionary::targets[xt - XT_BASE]`, read inline.
-        let index = self.b.ins().iadd_imm_s(xt, -(crate::dictionary::XT_BASE as i64));
+        let index = add_imm(&mut self.b, xt, -(crate::dictionary::XT_BASE as i64));
         let index = self.b.ins().uextend(I64, index);
         let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, targets_len) as i32);
         let unknown = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, index, len);
@@ -3091,7 +3101,7 @@ impl<'a> Translator<'a> {
         self.b.switch_to_block(step);
         self.seal_one_way(step);
         self.b.seal_block(word);
-        let dir = self.b.ins().iadd_imm_s(r, 1);
+        let dir = add_imm(&mut self.b, r, 1);
         let dir = self.b.ins().ineg(dir);
         let moved = self.walk(Dir::Run(dir), at);
         let moved = self.flag(moved);
@@ -3205,7 +3215,7 @@ impl<'a> Translator<'a> {
             // with the return depth its frame saved (read back rather
             // than kept in a register through the whole callee).
             let fp = self.var(self.v.fp);
-            let fp1 = self.b.ins().iadd_imm_s(fp, -1);
+            let fp1 = add_imm(&mut self.b, fp, -1);
             self.set(self.v.fp, fp1);
             if self.fixed {
                 self.rk = self.rbase;
@@ -3219,7 +3229,7 @@ impl<'a> Translator<'a> {
             return;
         }
         let fp = self.var(self.v.fp);
-        let fp1 = self.b.ins().iadd_imm_s(fp, -1);
+        let fp1 = add_imm(&mut self.b, fp, -1);
         self.set(self.v.fp, fp1);
         if self.fixed {
             // The frame's return depth is the entry's.
