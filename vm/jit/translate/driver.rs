@@ -19,7 +19,7 @@ use crate::jit::guard::{ANY_CLASS, EMPTY_CLASS, FOREIGN_CLASS, FRIEND_CLASS, GUA
 use crate::jit::{JitCtx, DONE, VERIFY};
 use crate::vm::Vm;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I64, I8};
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I8};
 use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, JumpTableData, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 use cranelift_jit::JITModule;
@@ -170,16 +170,48 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         // scan: on to the next square holding a piece of the side to move,
         // each read as the scan reaches it, as the generator reads it. What
         // the loop needs is loaded once: nothing runs in it; it tests its
-        // bound at its foot.
+        // bound at its foot. Four squares are looked at together while
+        // four are left (`wide_loop`): most squares are empty or the other
+        // side's, and one test passes four of them; a square that may be
+        // one of ours is read on its own (`scan_loop`), as the rest are.
+        let wide_loop = block(b, &[I32]);
         b.switch_to_block(scan);
         let (board, limit) = scan_bounds(b);
         let for_player = field(b, I32, offset_of!(Drive, for_player));
         let types = field(b, I32, offset_of!(Drive, types));
         let zero = b.ins().iconst(I32, 0);
+        let owners = b.ins().iconst(I32, PLAYER_MASK as i64);
+        let owners = b.ins().splat(I32X4, owners);
+        let ours4 = b.ins().splat(I32X4, for_player);
         let pos1 = b.ins().iadd_imm_s(pos, 1);
         let wide = b.ins().uextend(I64, pos1);
         let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
-        b.ins().brif(within, scan_loop, &args(&[pos1]), scan_end, &args(&[pos1]));
+        b.ins().brif(within, wide_loop, &args(&[pos1]), scan_end, &args(&[pos1]));
+
+        b.switch_to_block(wide_loop);
+        let p = b.block_params(wide_loop)[0];
+        let wide = b.ins().uextend(I64, p);
+        let p4 = b.ins().iadd_imm_s(wide, 4);
+        let four_left = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, p4, limit);
+        let [four, some_ours, none_ours] = [(); 3].map(|_| b.create_block());
+        b.ins().brif(four_left, four, &[], scan_loop, &args(&[p]));
+        b.switch_to_block(four);
+        let off = b.ins().ishl_imm_s(wide, 2);
+        let at = b.ins().iadd(board, off);
+        let cells = b.ins().load(I32X4, data(), at, 0);
+        let owner = b.ins().band(cells, owners);
+        let ours = b.ins().icmp(IntCC::Equal, owner, ours4);
+        let mask = b.ins().vhigh_bits(I32, ours);
+        b.ins().brif(mask, some_ours, &[], none_ours, &[]);
+        b.switch_to_block(some_ours);
+        let first = b.ins().ctz(mask);
+        let q = b.ins().iadd(p, first);
+        b.ins().jump(scan_loop, &args(&[q]));
+        b.switch_to_block(none_ours);
+        let q = b.ins().iadd_imm_s(p, 4);
+        let q64 = b.ins().uextend(I64, q);
+        let within = b.ins().icmp(IntCC::UnsignedLessThan, q64, limit);
+        b.ins().brif(within, wide_loop, &args(&[q]), scan_end, &args(&[q]));
 
         b.switch_to_block(scan_loop);
         let p = b.block_params(scan_loop)[0];
@@ -201,7 +233,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         let p1 = b.ins().iadd_imm_s(p, 1);
         let wide = b.ins().uextend(I64, p1);
         let within = b.ins().icmp(IntCC::UnsignedLessThan, wide, limit);
-        b.ins().brif(within, scan_loop, &args(&[p1]), scan_end, &args(&[p1]));
+        b.ins().brif(within, wide_loop, &args(&[p1]), scan_end, &args(&[p1]));
 
         // scan_end(q): the loop left at `q`: the sweep is done, or the
         // square is not one the loop can read (Rust's `advance` reads it,
