@@ -283,6 +283,53 @@ fn on_friends_defined_after_native_code_was_made_is_asked() {
     assert!(matches!(interpreted, (Ok(a), Ok(b)) if a < b), "{interpreted:?}");
 }
 
+/// The generator's loop scans for the pieces of the side to move four
+/// squares at a time while four are left, then one by one: boards of
+/// every length modulo four, with pieces of both sides spread so that
+/// ours fall on every lane and at the very end, move the same pieces in
+/// native code as in the interpreter.
+#[test]
+fn the_scan_for_pieces_finds_them_on_boards_of_any_length() {
+    let run = |jit: JitMode, cols: usize, rows: usize, pattern: usize| {
+        let name = |i: usize| format!("{}{}", (b'a' + (i % cols) as u8) as char, i / cols + 1);
+        let squares = cols * rows;
+        let ours: Vec<String> = (0..squares).filter(|&i| (i * pattern + i / 3) % 5 < 2 || i + 1 == squares).map(name).collect();
+        let theirs: Vec<String> = (0..squares).filter(|&i| (i * pattern + i / 3) % 5 == 3 && i + 1 != squares).map(name).collect();
+        let mut setup = format!("{{setup}} A Man {}", ours.join(" "));
+        if !theirs.is_empty() {
+            setup += &format!(" {{setup}} B Man {}", theirs.join(" "));
+        }
+        let src = format!(
+            "{{board {rows} {cols} {{grid}} board}}
+            {{directions -1 0 {{direction}} n 1 0 {{direction}} s 0 1 {{direction}} e 0 -1 {{direction}} w directions}}
+            {{players {{player}} A {{player}} B players}}
+            : step ( xt -- ) EXECUTE verify empty? verify from here move add-move ;
+            : step-n ( -- ) ['] n step ; : step-s ( -- ) ['] s step ;
+            : step-e ( -- ) ['] e step ; : step-w ( -- ) ['] w step ;
+            {{moves man-moves {{move}} step-n {{move}} step-s {{move}} step-e {{move}} step-w moves}}
+            {{pieces {{piece}} Man {{moves}} man-moves pieces}}
+            {{board-setup {setup} board-setup}}"
+        );
+        let config = Config { max_steps: Some(1_000_000), jit, ..Config::default() };
+        let mut vm = game_vm(config, &src);
+        let perft = vm.perft(3).map_err(|e| e.to_string());
+        let texts = first_moves_afresh(&mut vm);
+        ((perft, texts), vm.jit_entries())
+    };
+    let (mut with_moves, mut entered) = (0, 0);
+    for (cols, rows) in [(1, 1), (2, 1), (3, 1), (5, 1), (6, 1), (7, 1), (3, 3), (4, 3), (5, 3), (7, 2), (9, 1), (11, 2)] {
+        for pattern in [1, 2, 3] {
+            let ((interpreted, _), (native, entries)) = (run(JitMode::Off, cols, rows, pattern), run(JitMode::All, cols, rows, pattern));
+            assert_eq!(interpreted, native, "{cols}x{rows}, pattern {pattern}");
+            with_moves += !interpreted.1.is_empty() as u32;
+            entered += (entries > 0) as u32;
+        }
+    }
+    // Half the boards leave the first player no move (its pieces packed
+    // together); native code must have run on the others.
+    assert!(with_moves >= 15 && entered >= with_moves, "{with_moves} of 36 boards have moves, native code ran on {entered}");
+}
+
 /// A game whose move word `put` is `words`, its moves, warnings and error
 /// (generating the first turn, then a perft of 2) under one engine.
 fn game_outcome(jit: JitMode, strict: bool, words: &str) -> GameOutcome {
