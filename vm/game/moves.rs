@@ -249,7 +249,9 @@ impl Priorities {
             by_type = vec![unlisted; listed.iter().max().map_or(0, |&t| t as usize + 1)];
             // The first listing of a type is its rank.
             for (rank, &t) in listed.iter().enumerate().rev() {
-                by_type[t as usize] = rank as u32;
+                if let Some(r) = by_type.get_mut(t as usize) {
+                    *r = rank as u32;
+                }
             }
         }
         Priorities { listed, by_type }
