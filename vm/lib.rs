@@ -37,6 +37,7 @@ pub mod view;
 pub mod see;
 pub mod suggest;
 pub mod vm;
+pub mod zrf;
 pub mod words;
 
 pub use error::{ErrorKind, VmError, VmResult};

@@ -1,0 +1,19 @@
+//! Zillions Rules Files (`.zrf`): the reader and the declarations it finds.
+//!
+//! A `.zrf` is the half of an Axiom game that Zillions of Games read: the
+//! variants and their titles, players, turn order, the board's picture and
+//! grid geometry, piece images, options and, in many games, the only
+//! start position (`board-setup`). This module reads the file as Zillions
+//! did and hands out those declarations as plain data; it knows nothing of
+//! the VM. Binding a variant to the `.4th` game it names is `crate::open`.
+//!
+//! Module map:
+//! - `sexpr`: text → nodes (symbols, strings, numbers, lists), each with
+//!   its place; `;` comments; bytes in any 8-bit encoding
+//! - `expand`: `(define …)` macros with `$1`…`$9`, `(include "file")`
+//! - `model`: the declarations of each variant, inherited from the game
+//!   block and overridden by the variant's own (the contract below)
+
+pub mod model;
+
+pub use model::*;
