@@ -30,6 +30,7 @@ pub mod jit;
 pub mod lexer;
 pub mod memory;
 pub mod ops;
+pub mod open;
 pub mod outer;
 pub mod search;
 pub mod tournament;

@@ -16,6 +16,7 @@ use axforth::tournament::summary::Summary;
 use axforth::Config;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use axforth::open::{split_spec, GameFile};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,11 +25,16 @@ use std::time::Duration;
 
 #[derive(Args)]
 pub struct AutoplayArgs {
-    /// The variant files (two for a match; more for a round robin)
-    files: Vec<PathBuf>,
-    /// Games per pairing (seats swap every game)
-    #[arg(short = 'n', long = "games", default_value_t = 10)]
-    games: u64,
+    /// The variants (two for a match; more for a round robin): .4th files, or .zrf files each followed by
+    /// `--variant TITLE|N`; or, as the original's batch files wrote it, variant names without `.4th` run in
+    /// their folder, with the number of games last (`autoplay Duel Random 5`)
+    files: Vec<String>,
+    /// The variant of the .zrf file just before it (by title or number from 1; default: the first)
+    #[arg(long, value_name = "TITLE|N")]
+    variant: Vec<String>,
+    /// Games per pairing (seats swap every game) [default: 10]
+    #[arg(short = 'n', long = "games")]
+    games: Option<u64>,
     /// Games played at once, one VM per variant per game (default: the cores)
     #[arg(short, long)]
     jobs: Option<usize>,
@@ -102,12 +108,7 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         }
         None => (new_header(&config, args)?, Vec::new(), args.json.clone()),
     };
-    let files: Vec<PathBuf> = header.files.iter().map(PathBuf::from).collect();
-    for f in &files {
-        if !f.is_file() {
-            bail!("no variant file {}", f.display());
-        }
-    }
+    let files: Vec<GameFile> = header.files.iter().map(|f| GameFile::from_spec(f)).collect::<Result<_, _>>().map_err(anyhow::Error::msg)?;
     let openings: Vec<Vec<String>> =
         header.openings.iter().map(|line| line.split(';').map(str::trim).filter(|t| !t.is_empty()).map(str::to_string).collect()).collect();
     let mut schedule = Schedule::of(&header);
@@ -253,10 +254,14 @@ fn page_name(index: u64) -> String {
 }
 
 fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
-    if args.files.len() < 2 {
+    if let Some(v) = args.variant.first() {
+        bail!("--variant {v}: a variant belongs to the .zrf file just before it (`autoplay A.zrf --variant 1 B.zrf --variant 2`)");
+    }
+    let (files, games) = variants_and_count(&args.files, args.games)?;
+    if files.len() < 2 {
         bail!("autoplay needs two variant files or more (or --resume FILE)");
     }
-    if args.games == 0 {
+    if games == 0 {
         bail!("-n must be at least 1");
     }
     let openings = match &args.openings {
@@ -290,17 +295,17 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
         }
         None => None,
     };
-    if sprt.is_some() && args.files.len() != 2 {
+    if sprt.is_some() && files.len() != 2 {
         bail!("--sprt is for a match of two variants");
     }
     let seed = config.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
     Ok(Header {
         kind: "header".into(),
         axforth: env!("CARGO_PKG_VERSION").into(),
-        files: args.files.iter().map(|f| f.display().to_string()).collect(),
-        names: args.files.iter().map(|f| name_of(f)).collect(),
+        names: files.iter().map(GameFile::name).collect(),
+        files: files.iter().map(GameFile::spec).collect(),
         seed,
-        games: args.games,
+        games,
         gauntlet: args.gauntlet,
         openings,
         max_plies: args.max_plies,
@@ -351,10 +356,37 @@ fn rerun_command(h: &Header, index: u64) -> String {
     cmd + &format!(" --only {} -v", index + 1)
 }
 
-/// A variant's name: its file's stem.
-fn name_of(f: &Path) -> String {
-    f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned())
+/// The variants the command line names, and the number of games: `-n`,
+/// or the original's batch form, where a bare number ends the names and a
+/// name without `.4th` is that file in the current folder.
+fn variants_and_count(args: &[String], games: Option<u64>) -> Result<(Vec<GameFile>, u64)> {
+    let mut names = args;
+    let mut count = games;
+    if let Some((last, rest)) = args.split_last() {
+        if let (Ok(n), None, false) = (last.parse::<u64>(), games, Path::new(last).exists()) {
+            names = rest;
+            count = Some(n);
+        }
+    }
+    let files = names.iter().map(|name| open_variant(name)).collect::<Result<_>>()?;
+    Ok((files, count.unwrap_or(10)))
 }
+
+fn open_variant(name: &str) -> Result<GameFile> {
+    let (file, title) = split_spec(name);
+    if !file.exists() && file.extension().is_none() {
+        let dir = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let script = file.file_name().map(|n| format!("{}.4th", n.to_string_lossy())).unwrap_or_default();
+        if let Some(found) = super::check::resolve(dir, &script) {
+            return Ok(GameFile::script(&found));
+        }
+    }
+    if !file.is_file() {
+        bail!("no variant file {}", file.display());
+    }
+    GameFile::open(&file, title.as_deref()).map_err(anyhow::Error::msg)
+}
+
 
 fn progress_bar(quiet: bool, len: u64) -> ProgressBar {
     if quiet {

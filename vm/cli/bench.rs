@@ -12,6 +12,7 @@
 //! - `autoplay`: games per minute with `--jobs 1` and `--jobs 2`.
 
 use super::game::{print_warnings, start};
+use axforth::open::GameFile;
 use anyhow::{anyhow, bail, Result};
 use axforth::game::Engine;
 use axforth::search::Limits;
@@ -81,7 +82,7 @@ pub fn bench(config: Config, o: &BenchOptions) -> Result<()> {
 /// same position cells and direction links (the game's own tables).
 fn perft(config: Config, game: &Path, depth: u32, runs: u32) -> Result<()> {
     use axforth::game::mailbox::{othello_perft, Mailbox};
-    let mut vm = start(config, game, None)?;
+    let mut vm = start(config, &GameFile::script(game), None)?;
     let b = &vm.game.board;
     let mailbox = Mailbox { positions: b.positions, directions: b.directions.len(), links: b.links.clone() };
     let cells: Vec<i32> = (0..b.positions as i32).map(|p| b.get(&vm.mem, p)).collect::<Result<_, _>>()?;
@@ -128,7 +129,7 @@ fn games(config: Config, runs: u32) -> Result<()> {
             println!("{file:<34} not found, skipped");
             continue;
         };
-        let mut vm = start(config.clone(), &path, None)?;
+        let mut vm = start(config.clone(), &GameFile::script(&path), None)?;
         let mut best = f64::MAX;
         let mut nodes = 0;
         for _ in 0..runs.max(1) {
@@ -161,7 +162,7 @@ fn time_script(vm: &mut Vm, name: &str, body: &str, n: u32) -> Result<f64> {
 }
 
 fn paths(config: Config, game: &Path) -> Result<()> {
-    let mut vm = start(config, game, None)?;
+    let mut vm = start(config, &GameFile::script(game), None)?;
     let region = vm.game.board.region_len;
     let cells = vm.game.board.positions;
     vm.generate_turn()?;
@@ -210,7 +211,7 @@ fn search_once(vm: &mut Vm, engine: Engine, limits: Limits) -> Result<(u64, f64,
 }
 
 fn engines(config: Config, game: &Path, script: Option<&Path>) -> Result<()> {
-    let mut vm = start(config.clone(), game, None)?;
+    let mut vm = start(config.clone(), &GameFile::script(game), None)?;
     println!("== engines: one search of the start position of {}", game.display());
     println!("{:<40} {:>6} {:>10} {:>9} {:>12}", "", "depth", "nodes", "seconds", "nodes/s");
     let row = |name: &str, (nodes, s, depth): (u64, f64, u32)| {
@@ -222,7 +223,7 @@ fn engines(config: Config, game: &Path, script: Option<&Path>) -> Result<()> {
     let uct = Limits { time: None, iterations: Some(2000), ..Limits::default() };
     row("UCT, 2000 playouts", search_once(&mut vm, Engine::Uct, uct)?);
     if let Some(path) = script {
-        let mut vm = start(config, path, None)?;
+        let mut vm = start(config, &GameFile::script(path), None)?;
         let engine = vm.engine_to_move();
         if !matches!(engine, Engine::Script(_)) {
             bail!("{}: its first player has no ForthScript engine", path.display());
@@ -242,7 +243,7 @@ fn autoplay(config: Config, game: &Path) -> Result<()> {
     println!("{:<10} {:>9} {:>12}", "jobs", "seconds", "games/min");
     for jobs in [1, 2] {
         let options = GameOptions {
-            files: vec![game.to_path_buf(), game.to_path_buf()],
+            files: vec![GameFile::script(game), GameFile::script(game)],
             openings: Vec::new(),
             config: config.clone(),
             max_plies: 1000,

@@ -5,6 +5,7 @@
 
 use anyhow::Result;
 use axforth::game::{Engine, UNKNOWN_SCORE};
+use axforth::open::{is_zrf, GameFile};
 use axforth::{Config, Vm};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -39,10 +40,17 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
     for p in paths {
         let found = game_files(p);
         if found.is_empty() {
-            eprintln!("error: no game in {} (a game is a top-level .4th file that declares `{{players`)", p.display());
+            eprintln!("error: no game in {} (a game is a top-level .4th file that declares `{{players`, or a .zrf)", p.display());
             return Ok(ExitCode::FAILURE);
         }
-        files.extend(found);
+        for f in found {
+            // A .zrf is every variant it lists; one it cannot read is a
+            // failed check of its own, not the end of the run.
+            match GameFile::open_all(&f) {
+                Ok(variants) => files.extend(variants),
+                Err(e) => files.push(Err((f.display().to_string(), e))),
+            }
+        }
     }
     let progress = std::io::stderr().is_terminal() && !options.json;
     // Variants are independent (a VM each): check them on every core,
@@ -117,15 +125,19 @@ fn report_line(r: &Report) -> String {
     line
 }
 
-fn check_file(config: &Config, file: &Path, options: &CheckOptions) -> Report {
-    let report = Report { path: file.display().to_string(), ..Report::default() };
+fn check_file(config: &Config, file: &Result<GameFile, (String, String)>, options: &CheckOptions) -> Report {
+    let file = match file {
+        Ok(f) => f,
+        Err((label, e)) => return Report { path: label.clone(), error: Some(first_lines(&format!("error: {e}"))), ..Report::default() },
+    };
+    let report = Report { path: file.label(), ..Report::default() };
     let started = Instant::now();
     let deadline = started + options.timeout;
     let report = check_games(config, file, options, deadline, report);
     Report { seconds: started.elapsed().as_secs_f64(), ..report }
 }
 
-fn check_games(config: &Config, file: &Path, options: &CheckOptions, deadline: Instant, mut report: Report) -> Report {
+fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, deadline: Instant, mut report: Report) -> Report {
     for game in 1..=options.games.max(1) {
         let config = Config { seed: Some(game as u64), max_steps: config.max_steps.or(Some(50_000_000)), ..config.clone() };
         let mut vm = match Vm::new(config) {
@@ -156,9 +168,9 @@ fn check_games(config: &Config, file: &Path, options: &CheckOptions, deadline: I
 /// Loads the game and plays one random game; counts it in the report.
 /// An error comes back as its headline and place, and, once the game is
 /// under way, which game and ply (to replay it with `play`).
-fn play_one(vm: &mut Vm, file: &Path, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), String> {
+fn play_one(vm: &mut Vm, file: &GameFile, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), String> {
     let text = |e: axforth::VmError| first_lines(&e.to_string());
-    vm.run_file(file).map_err(text)?;
+    vm.load_game(file).map_err(text)?;
     vm.check_loaded().map_err(text)?;
     vm.new_game().map_err(text)?;
     vm.remember_position();
@@ -224,8 +236,9 @@ fn first_lines(e: &str) -> String {
 
 // ---- finding the variants -------------------------------------------------------
 
-/// The game variants a path names: the file itself, or the top-level
-/// game files of a folder, and of its sub-folders one level down.
+/// The game files a path names: the file itself, or the top-level game
+/// files and the `.zrf` files of a folder, and of its sub-folders one
+/// level down.
 pub fn game_files(path: &Path) -> Vec<PathBuf> {
     if path.is_file() {
         return vec![path.to_path_buf()];
@@ -245,20 +258,23 @@ pub fn game_files(path: &Path) -> Vec<PathBuf> {
 /// declare `{players` (themselves or through what they LOAD).
 fn games_in(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x.eq_ignore_ascii_case("4th")))
-        .collect();
-    files.sort();
+    let mut all: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect();
+    all.sort();
+    let (zrfs, files): (Vec<PathBuf>, Vec<PathBuf>) = all.into_iter().filter(|p| is_zrf(p) || is_script(p)).partition(|p| is_zrf(p));
     let loaded: Vec<String> = files.iter().flat_map(|f| loads(f)).map(|n| n.to_lowercase()).collect();
-    files
+    let mut games: Vec<PathBuf> = files
         .into_iter()
         .filter(|f| {
             let name = f.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
             !loaded.contains(&name) && declares_players(f, &mut Vec::new())
         })
-        .collect()
+        .collect();
+    games.extend(zrfs);
+    games
+}
+
+fn is_script(p: &Path) -> bool {
+    p.extension().is_some_and(|x| x.eq_ignore_ascii_case("4th"))
 }
 
 /// The words of a file, without its comments (`( … )` and `\ …`), which

@@ -5,17 +5,17 @@
 use anyhow::{anyhow, bail, Result};
 use axforth::game::{DRAW_SCORE, UNKNOWN_SCORE};
 use axforth::{Config, Vm};
-use std::path::Path;
+use axforth::open::GameFile;
 
 /// Loads the game, starts it, and plays the `--after` moves ("e2 - e4; d7 - d5").
-pub fn start(config: Config, game: &Path, after: Option<&str>) -> Result<Vm> {
+pub fn start(config: Config, game: &GameFile, after: Option<&str>) -> Result<Vm> {
     let mut vm = Vm::new(config)?;
-    let loaded = vm.run_file(game);
+    let loaded = vm.load_game(game);
     vm.flush_output();
     print_warnings(&mut vm);
     loaded?;
     if vm.directive("$gameLog") {
-        let path = game.with_extension("log");
+        let path = game.script.with_extension("log");
         let file = std::fs::File::create(&path).map_err(|e| anyhow!("$gameLog: cannot write {}: {e}", path.display()))?;
         vm.out.log = Some(file);
     }

@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 use axforth::jit::JitMode;
+use axforth::open::GameFile;
 use axforth::Config;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -99,8 +100,11 @@ enum Command {
     },
     /// Show the board of a game (after --after moves, if given)
     Show {
-        /// The game's top .4th file
-        game: PathBuf,
+        #[command(flatten)]
+        game: GameArg,
+        /// List the variants of a .zrf, one per line with its number, instead of a board
+        #[arg(long)]
+        variants: bool,
         #[command(flatten)]
         after: After,
         /// Also write the board as an SVG picture to this file
@@ -109,8 +113,11 @@ enum Command {
     },
     /// Write a self-contained HTML page that replays a game: an autoplay game log (`autoplay --log DIR`), or a game file with --after moves
     View {
-        /// A game log (game-000001.json) or a game's top .4th file
+        /// A game log (game-000001.json), a game's top .4th file, or a .zrf
         input: PathBuf,
+        /// With a .zrf: the variant, by title or number from 1 (default: the first)
+        #[arg(long)]
+        variant: Option<String>,
         #[command(flatten)]
         after: After,
         /// The page to write
@@ -119,15 +126,15 @@ enum Command {
     },
     /// List the legal moves of the player to move
     Moves {
-        /// The game's top .4th file
-        game: PathBuf,
+        #[command(flatten)]
+        game: GameArg,
         #[command(flatten)]
         after: After,
     },
     /// Count the move sequences of DEPTH plies (a partial-move chain is one ply)
     Perft {
-        /// The game's top .4th file
-        game: PathBuf,
+        #[command(flatten)]
+        game: GameArg,
         /// Plies to count
         depth: u32,
         /// One count per first move
@@ -138,8 +145,8 @@ enum Command {
     },
     /// Play in the terminal against the engines the game file assigns
     Play {
-        /// The game's top .4th file
-        game: PathBuf,
+        #[command(flatten)]
+        game: GameArg,
         /// The player you play (default: the first player)
         #[arg(long, conflicts_with = "watch")]
         human: Option<String>,
@@ -163,7 +170,7 @@ enum Command {
     },
     /// The porter's smoke test: load every game variant in the paths and play seeded random games
     Check {
-        /// Game files, or folders (their top-level variants, and those of their sub-folders)
+        /// Game files (.4th, or .zrf: every variant), or folders (their top-level variants and .zrf files, and those of their sub-folders)
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Random games per variant, with seeds 1, 2, ... (--seed does not apply; --max-steps defaults to 50000000 here)
@@ -188,9 +195,12 @@ enum Command {
     Replay {
         /// The log (`AutoPlay A B N` and what followed)
         log: PathBuf,
-        /// The game file (default: the log's first variant, beside the log)
+        /// The game file, .4th or .zrf (default: the log's first variant, beside the log)
         #[arg(long)]
         game: Option<PathBuf>,
+        /// With a .zrf --game: the variant, by title or number from 1 (default: the first)
+        #[arg(long, requires = "game")]
+        variant: Option<String>,
         /// One JSON document instead of lines
         #[arg(long)]
         json: bool,
@@ -240,6 +250,58 @@ pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// `autoplay A.zrf --variant X B.zrf --variant Y`: each `--variant`
+/// belongs to the `.zrf` before it, which a flag of clap's cannot say; the
+/// pair becomes one argument, `A.zrf#X`, as the tournament's records
+/// write a variant (and as it may be given directly).
+fn variants_joined(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let Some(verb) = args.iter().position(|a| a == "autoplay") else { return args };
+    let mut out: Vec<std::ffi::OsString> = args[..=verb].to_vec();
+    let mut rest = args[verb + 1..].iter();
+    while let Some(arg) = rest.next() {
+        let text = arg.to_string_lossy();
+        let value = match text.strip_prefix("--variant") {
+            Some("") => rest.clone().next().map(|v| v.to_string_lossy().into_owned()),
+            Some(v) if v.starts_with('=') => Some(v[1..].to_string()),
+            _ => None,
+        };
+        let after_zrf = out.last().is_some_and(|prev| {
+            let p = prev.to_string_lossy();
+            axforth::open::is_zrf(std::path::Path::new(p.as_ref())) && !p.contains('#')
+        });
+        match value {
+            Some(v) if after_zrf => {
+                if text == "--variant" {
+                    rest.next();
+                }
+                if let Some(prev) = out.last_mut() {
+                    prev.push(format!("#{v}"));
+                }
+            }
+            _ => out.push(arg.clone()),
+        }
+    }
+    out
+}
+
+/// The game a verb plays: a `.4th`, or a `.zrf` and one of its variants.
+#[derive(Args)]
+struct GameArg {
+    /// The game: its top .4th file, or a Zillions .zrf (an Axiom game's .zrf: the variant's .4th is found
+    /// as the original found it, and the .zrf's start position and options apply)
+    game: PathBuf,
+    /// With a .zrf: the variant, by title (`"Ordo (simple)"`) or number from 1 (default: the first);
+    /// `show FILE.zrf --variants` lists them
+    #[arg(long, value_name = "TITLE|N")]
+    variant: Option<String>,
+}
+
+impl GameArg {
+    fn open(&self) -> Result<GameFile> {
+        GameFile::open(&self.game, self.variant.as_deref()).map_err(anyhow::Error::msg)
+    }
+}
+
 /// Moves to play first, from the start position.
 #[derive(Args)]
 struct After {
@@ -251,7 +313,7 @@ struct After {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(variants_joined(std::env::args_os().collect()));
     match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -272,17 +334,25 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run { files } => run::run(config, &files),
         Command::Repl { files } => repl::repl(config, &files),
-        Command::Show { game, after, svg } => show::show(config, &game, after.after.as_deref(), svg.as_deref()).map(|_| ExitCode::SUCCESS),
-        Command::View { input, after, output } => view::view(config, &input, after.after.as_deref(), &output).map(|_| ExitCode::SUCCESS),
-        Command::Moves { game, after } => moves::moves(config, &game, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
+        Command::Show { game, variants, after, svg } => {
+            if variants {
+                return show::variants(&game.game).map(|_| ExitCode::SUCCESS);
+            }
+            show::show(config, &game.open()?, after.after.as_deref(), svg.as_deref()).map(|_| ExitCode::SUCCESS)
+        }
+        Command::View { input, variant, after, output } => view::view(config, &input, variant.as_deref(), after.after.as_deref(), &output).map(|_| ExitCode::SUCCESS),
+        Command::Moves { game, after } => moves::moves(config, &game.open()?, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
         Command::Perft { game, depth, divide, after } => {
-            perft::perft(config, &game, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
+            perft::perft(config, &game.open()?, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
         Command::Check { paths, games, max_plies, timeout, warnings, json } => {
             let options = check::CheckOptions { games, max_plies, timeout, json, warnings };
             check::check(config, &paths, &options)
         }
-        Command::Replay { log, game, json } => replay::replay(config, &log, game.as_deref(), json),
+        Command::Replay { log, game, variant, json } => {
+            let game = game.map(|g| GameFile::open(&g, variant.as_deref())).transpose().map_err(anyhow::Error::msg)?;
+            replay::replay(config, &log, game.as_ref(), json)
+        }
         Command::Autoplay(args) => autoplay::autoplay(config, &args),
         Command::Merge { files, out, summary_json } => merge::merge(&files, out.as_deref(), summary_json.as_deref()),
         Command::Bench { sections, script_engine, game, depth, runs } => {
@@ -291,7 +361,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         }
         Command::Play { game, human, watch, delay, max_plies, think, engine, after } => {
             let options = play::PlayOptions { human: human.as_deref(), watch, max_plies, think, engine: engine.as_deref(), delay };
-            play::play(config, &game, &options, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
+            play::play(config, &game.open()?, &options, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
     }
 }

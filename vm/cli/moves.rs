@@ -4,9 +4,9 @@ use super::game::{print_warnings, start, to_move, verdict};
 use anyhow::Result;
 use axforth::game::UNKNOWN_SCORE;
 use axforth::Config;
-use std::path::Path;
+use axforth::open::GameFile;
 
-pub fn moves(config: Config, game: &Path, after: Option<&str>) -> Result<()> {
+pub fn moves(config: Config, game: &GameFile, after: Option<&str>) -> Result<()> {
     let mut vm = start(config, game, after)?;
     vm.generate_turn()?;
     let r = vm.game_result()?;

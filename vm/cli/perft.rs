@@ -3,10 +3,10 @@
 use super::game::{print_warnings, start};
 use anyhow::Result;
 use axforth::Config;
-use std::path::Path;
+use axforth::open::GameFile;
 use std::time::Instant;
 
-pub fn perft(config: Config, game: &Path, depth: u32, divide: bool, after: Option<&str>) -> Result<()> {
+pub fn perft(config: Config, game: &GameFile, depth: u32, divide: bool, after: Option<&str>) -> Result<()> {
     let mut vm = start(config, game, after)?;
     let t0 = Instant::now();
     let total = if divide {

@@ -6,7 +6,7 @@ use anyhow::{anyhow, Result};
 use axforth::game::{Engine, UNKNOWN_SCORE};
 use axforth::Config;
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::Path;
+use axforth::open::GameFile;
 
 pub struct PlayOptions<'a> {
     /// The human's player (default: the first player).
@@ -40,7 +40,7 @@ fn print_numbered(texts: &[String]) {
 
 /// A human against the engines the file assigns; `watch` lets the engines
 /// play every side.
-pub fn play(config: Config, game: &Path, options: &PlayOptions, after: Option<&str>) -> Result<()> {
+pub fn play(config: Config, game: &GameFile, options: &PlayOptions, after: Option<&str>) -> Result<()> {
     let PlayOptions { human, watch, max_plies, think, engine, delay } = *options;
     let mut vm = start(config, game, after)?;
     vm.game.search.limits.time = Some(think);

@@ -10,6 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use axforth::game::{DRAW_SCORE, UNKNOWN_SCORE};
 use axforth::tournament::record::{self, GameLog};
 use axforth::tournament::replay::verify;
+use axforth::open::GameFile;
 use axforth::{Config, Vm};
 use std::path::Path;
 use std::process::ExitCode;
@@ -31,22 +32,23 @@ struct Log {
     games: Vec<LoggedGame>,
 }
 
-pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Result<ExitCode> {
+pub fn replay(config: Config, log: &Path, game: Option<&GameFile>, json: bool) -> Result<ExitCode> {
     let bytes = std::fs::read(log).with_context(|| format!("cannot read {}", log.display()))?;
     if bytes.trim_ascii_start().starts_with(b"{") {
         return replay_records(config, log, &bytes, json);
     }
     let parsed = parse(&String::from_utf8_lossy(&bytes))?;
     let game_file = match game {
-        Some(g) => g.to_path_buf(),
+        Some(g) => g.clone(),
         None => {
             let dir = log.parent().unwrap_or(Path::new("."));
             let name = format!("{}.4th", parsed.variants[0]);
-            super::check::resolve(dir, &name).ok_or_else(|| anyhow!("the log's first variant is {}, not found beside the log (give it with --game)", dir.join(&name).display()))?
+            let found = super::check::resolve(dir, &name).ok_or_else(|| anyhow!("the log's first variant is {}, not found beside the log (give it with --game)", dir.join(&name).display()))?;
+            GameFile::script(&found)
         }
     };
-    if !game_file.is_file() {
-        bail!("cannot read the game file {}", game_file.display());
+    if !game_file.script.is_file() {
+        bail!("cannot read the game file {}", game_file.script.display());
     }
     let mut failures = Vec::new();
     // Every game warns at the same places: each warning once, on stderr.
@@ -71,7 +73,7 @@ pub fn replay(config: Config, log: &Path, game: Option<&Path>, json: bool) -> Re
         println!(
             "{{\"log\":{},\"game_file\":{},\"games\":{},\"ok\":{ok},\"failures\":[{}]}}",
             string(&log.display().to_string()),
-            string(&game_file.display().to_string()),
+            string(&game_file.label()),
             parsed.games.len(),
             items.join(",")
         );
@@ -114,9 +116,9 @@ fn replay_records(config: Config, path: &Path, bytes: &[u8], json: bool) -> Resu
     Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-fn replay_game(vm: &mut Vm, file: &Path, g: &LoggedGame) -> Result<(), String> {
+fn replay_game(vm: &mut Vm, file: &GameFile, g: &LoggedGame) -> Result<(), String> {
     let text = |e: axforth::VmError| e.to_string();
-    vm.run_file(file).map_err(text)?;
+    vm.load_game(file).map_err(text)?;
     vm.check_loaded().map_err(text)?;
     vm.new_game().map_err(text)?;
     vm.remember_position();

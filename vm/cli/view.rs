@@ -6,14 +6,15 @@ use anyhow::{anyhow, Context, Result};
 use axforth::game::UNKNOWN_SCORE;
 use axforth::tournament::record::GameLog;
 use axforth::view::{html, replay};
+use axforth::open::GameFile;
 use axforth::Config;
 use std::path::Path;
 
-pub fn view(config: Config, input: &Path, after: Option<&str>, output: &Path) -> Result<()> {
+pub fn view(config: Config, input: &Path, variant: Option<&str>, after: Option<&str>, output: &Path) -> Result<()> {
     let is_log = input.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let page = if is_log {
-        if after.is_some() {
-            return Err(anyhow!("--after applies to a game file, not to a game log: the log has its moves"));
+        if after.is_some() || variant.is_some() {
+            return Err(anyhow!("--after and --variant apply to a game file, not to a game log: the log has its moves and its variants"));
         }
         let text = std::fs::read_to_string(input).with_context(|| format!("cannot read {}", input.display()))?;
         let log: GameLog = serde_json::from_str(&text)
@@ -23,7 +24,8 @@ pub fn view(config: Config, input: &Path, after: Option<&str>, output: &Path) ->
         html::page(&r, 0)
     } else {
         let moves: Vec<String> = after.unwrap_or("").split(';').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
-        let (mut vm, mut r) = replay::of_moves(&config, input, &moves).map_err(|e| anyhow!("{}: {e}", input.display()))?;
+        let game = GameFile::open(input, variant).map_err(anyhow::Error::msg)?;
+        let (mut vm, mut r) = replay::of_moves(&config, &game, &moves).map_err(|e| anyhow!("{}: {e}", game.label()))?;
         vm.generate_turn()?;
         let score = vm.game_result()?;
         r.result = if score == UNKNOWN_SCORE {

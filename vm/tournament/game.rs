@@ -13,7 +13,7 @@ use crate::error::VmResult;
 use crate::game::{moves::move_text, Engine, DRAW_SCORE, UNKNOWN_SCORE};
 use crate::search::Limits;
 use crate::{Config, Vm};
-use std::path::PathBuf;
+use crate::open::GameFile;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -21,7 +21,7 @@ use std::time::Instant;
 /// What every game of a tournament shares.
 #[derive(Clone)]
 pub struct GameOptions {
-    pub files: Vec<PathBuf>,
+    pub files: Vec<GameFile>,
     /// Each opening's moves.
     pub openings: Vec<Vec<String>>,
     pub config: Config,
@@ -77,7 +77,7 @@ impl Game {
         let mut variants = vec![spec.seats[0], spec.seats[1]];
         variants.dedup();
         for v in variants {
-            let vm = self.load(options, v, spec.seed, stop).map_err(|e| format!("{}: {}", options.files[v].display(), first_lines(&e)))?;
+            let vm = self.load(options, v, spec.seed, stop).map_err(|e| format!("{}: {}", options.files[v].label(), first_lines(&e)))?;
             self.vms.push((v, vm));
         }
         let contestants: Vec<i32> = self.vms[0].1.game.players.iter().filter(|p| !p.neutral).map(|p| p.value).take(2).collect();
@@ -109,7 +109,7 @@ impl Game {
             let t0 = Instant::now();
             let chosen = vm.choose_move(engine);
             let seconds = t0.elapsed().as_secs_f64();
-            let m = chosen.map_err(|e| format!("{} (engine of {}): {}", options.files[variant].display(), vm.game.player_name(to_move), first_lines(&e)))?;
+            let m = chosen.map_err(|e| format!("{} (engine of {}): {}", options.files[variant].label(), vm.game.player_name(to_move), first_lines(&e)))?;
             if let Some(s) = seat {
                 let info = &vm.game.search.info;
                 let e = &mut self.engines[s];
@@ -141,7 +141,7 @@ impl Game {
         let config = Config { seed: Some(seed), ..options.config.clone() };
         let mut vm = Vm::new(config)?;
         vm.capture_output();
-        vm.run_file(&options.files[variant])?;
+        vm.load_game(&options.files[variant])?;
         vm.game.search.limits = options.limits.clone();
         vm.game.search.stop = stop.clone();
         vm.game.search.verbose = options.verbose;

@@ -8,17 +8,17 @@ use super::game::seat_result;
 use super::record::{GameRecord, Header};
 use crate::game::UNKNOWN_SCORE;
 use crate::{Config, Vm};
-use std::path::{Path, PathBuf};
+use crate::open::{split_spec, GameFile};
+use std::path::Path;
 
-/// The variant file, as recorded, or beside the record when the record
-/// was moved with its files.
-pub fn variant_path(header: &Header, variant: usize, record_dir: &Path) -> Option<PathBuf> {
-    let recorded = PathBuf::from(header.files.get(variant)?);
-    if recorded.is_file() {
-        return Some(recorded);
-    }
-    let beside = record_dir.join(recorded.file_name()?);
-    beside.is_file().then_some(beside)
+/// The variant's game, its file as recorded, or beside the record when
+/// the record was moved with its files.
+pub fn variant_game(header: &Header, variant: usize, record_dir: &Path) -> Result<GameFile, String> {
+    let spec = header.files.get(variant).map_or("?", |s| s.as_str());
+    let (recorded, title) = split_spec(spec);
+    let found = if recorded.is_file() { Some(recorded) } else { recorded.file_name().map(|n| record_dir.join(n)).filter(|p| p.is_file()) };
+    let file = found.ok_or_else(|| format!("the variant file {spec} is not found (nor beside the record)"))?;
+    GameFile::open(&file, title.as_deref())
 }
 
 /// Plays ply `ply`'s move by its text for the player to move: exactly as
@@ -48,12 +48,11 @@ pub fn play_recorded(vm: &mut Vm, ply: usize, text: &str, exact: bool) -> Result
 }
 
 pub fn verify(config: &Config, header: &Header, record_dir: &Path, game: &GameRecord) -> Result<(), String> {
-    let file = variant_path(header, game.seats[0], record_dir)
-        .ok_or_else(|| format!("the variant file {} is not found (nor beside the record)", header.files.get(game.seats[0]).map_or("?", |s| s)))?;
+    let file = variant_game(header, game.seats[0], record_dir)?;
     let mut vm = Vm::new(Config { seed: Some(game.seed), ..config.clone() }).map_err(|e| e.to_string())?;
     vm.capture_output();
     let fail = |e: crate::VmError| e.to_string();
-    vm.run_file(&file).map_err(fail)?;
+    vm.load_game(&file).map_err(fail)?;
     vm.new_game().map_err(fail)?;
     vm.remember_position();
     for (ply, text) in game.moves.iter().enumerate() {

@@ -4,6 +4,7 @@
 use super::{Frame, Scene};
 use crate::game::Engine;
 use crate::tournament::record::{GameRecord, Header};
+use crate::open::GameFile;
 use crate::{Config, Vm};
 use std::path::Path;
 
@@ -24,11 +25,11 @@ pub struct Replay {
 
 /// Plays `moves` (exact texts or the loose forms `moves --after` takes)
 /// from the start of the game in `file`.
-pub fn of_moves(config: &Config, file: &Path, moves: &[String]) -> Result<(Vm, Replay), String> {
+pub fn of_moves(config: &Config, file: &GameFile, moves: &[String]) -> Result<(Vm, Replay), String> {
     let fail = |e: crate::VmError| e.to_string();
     let mut vm = Vm::new(config.clone()).map_err(fail)?;
     vm.capture_output();
-    vm.run_file(file).map_err(fail)?;
+    vm.load_game(file).map_err(fail)?;
     vm.new_game().map_err(fail)?;
     vm.remember_position();
     let scene = Scene::of(&vm);
@@ -38,7 +39,7 @@ pub fn of_moves(config: &Config, file: &Path, moves: &[String]) -> Result<(Vm, R
         texts.push(crate::tournament::replay::play_recorded(&mut vm, ply, text, false)?);
         frames.push(scene.frame(&vm));
     }
-    let title = file.file_stem().map_or_else(|| "game".to_string(), |s| s.to_string_lossy().into_owned());
+    let title = file.name();
     let contestants = vm.game.players.iter().filter(|p| !p.neutral);
     let sides = contestants.clone().map(|p| p.name.clone()).collect();
     let players = contestants.map(|p| format!("{}: {}", p.name, engine_name(&vm.game, p.engine))).collect();
@@ -49,8 +50,7 @@ pub fn of_moves(config: &Config, file: &Path, moves: &[String]) -> Result<(Vm, R
 /// A game from `axforth autoplay` records: the first seat's variant is
 /// loaded (the rules are the same for both seats).
 pub fn of_record(config: &Config, header: &Header, record_dir: &Path, game: &GameRecord) -> Result<Replay, String> {
-    let file = crate::tournament::replay::variant_path(header, game.seats[0], record_dir)
-        .ok_or_else(|| format!("the variant file {} is not found (nor beside the record)", header.files.get(game.seats[0]).map_or("?", |s| s)))?;
+    let file = crate::tournament::replay::variant_game(header, game.seats[0], record_dir)?;
     let config = Config { seed: Some(game.seed), ..config.clone() };
     let (_, mut replay) = of_moves(&config, &file, &game.moves)?;
     let name = |seat: usize| header.names.get(game.seats[seat]).cloned().unwrap_or_else(|| format!("variant {}", game.seats[seat] + 1));

@@ -17,3 +17,4 @@
 pub mod model;
 
 pub use model::*;
+mod stub;
