@@ -1,0 +1,195 @@
+//! Opening games by their `.zrf`, as Zillions users did: the variant's
+//! `.4th` found by the original's rule, the `.zrf`'s start position and
+//! options applied, every verb taking a `.zrf`. The game is one of our
+//! own (`tests/zrf/`): its `.zrf` stands in `Rules/`, its `.4th` files in
+//! `Axiom/Hop/`, as in the real corpus, and its start position is only in
+//! the `.zrf`.
+
+use axforth::open::GameFile;
+use axforth::{Config, Vm};
+use pretty_assertions::assert_eq;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const HOP: &str = "tests/zrf/Rules/Hop.zrf";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn axforth_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(dir).output().expect("running axforth")
+}
+
+fn axforth(args: &[&str]) -> Output {
+    axforth_in(root(), args)
+}
+
+fn text(o: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+fn load(variant: Option<&str>) -> Result<Vm, String> {
+    let game = GameFile::open(&root().join(HOP), variant)?;
+    let mut vm = Vm::new(Config { seed: Some(1), ..Config::default() }).map_err(|e| e.to_string())?;
+    vm.capture_output();
+    vm.load_game(&game).map_err(|e| e.to_string())?;
+    vm.new_game().map_err(|e| e.to_string())?;
+    Ok(vm)
+}
+
+fn moves(vm: &mut Vm) -> Vec<String> {
+    vm.generate_turn().unwrap_or_else(|e| panic!("{e}"));
+    let texts = vm.move_texts();
+    vm.game.store.pop_list();
+    texts
+}
+
+#[test]
+fn a_variant_loads_the_4th_named_after_its_title() {
+    let file = |v: &str| GameFile::open(&root().join(HOP), Some(v)).unwrap_or_else(|e| panic!("{e}")).script;
+    let name = |p: PathBuf| p.file_name().unwrap().to_string_lossy().into_owned();
+    // Spaces become `-`; the engine's folder (`..\Axiom\HOP`) and the
+    // file (`hop-[random].4th`) are found without case.
+    assert_eq!(name(file("Hop (simple)")), "Hop-(simple).4th");
+    assert_eq!(name(file("hop [RANDOM]")), "hop-[random].4th");
+    assert_eq!(name(file("Hop")), "Hop.4th");
+    // By number, in the menu's order: the variant before the game block
+    // first, the separator left out.
+    assert_eq!(name(file("1")), "Hop-(simple).4th");
+    assert_eq!(name(file("2")), "Hop.4th");
+    assert_eq!(name(file("3")), "hop-[random].4th");
+    // No variant: the first.
+    assert_eq!(name(GameFile::open(&root().join(HOP), None).unwrap().script), "Hop-(simple).4th");
+}
+
+#[test]
+fn an_unknown_variant_lists_the_variants() {
+    let e = GameFile::open(&root().join(HOP), Some("Hop Deluxe")).unwrap_err();
+    assert!(e.contains("has no variant `Hop Deluxe`"), "{e}");
+    assert!(e.contains("1  Hop (simple)") && e.contains("Hop Stuck"), "{e}");
+    assert!(!e.contains("  -\n"), "the separator is no variant: {e}");
+}
+
+#[test]
+fn a_variant_without_its_4th_says_which_file_axiom_wanted() {
+    let e = GameFile::open(&root().join(HOP), Some("Hop Lost")).unwrap_err();
+    assert!(e.contains("Hop-Lost.4th"), "{e}");
+    assert!(e.contains("Hop.zrf:"), "the place of the variant's title: {e}");
+}
+
+#[test]
+fn the_start_position_comes_from_the_zrf_when_the_4th_has_none() {
+    let mut vm = load(Some("Hop")).unwrap();
+    // The .zrf's macro `men` placed three men a side.
+    let mut first = moves(&mut vm);
+    first.sort();
+    assert_eq!(first, vec!["Man a1 - a2", "Man b1 - b2", "Man c1 - c2"]);
+    assert_eq!(vm.perft(2).unwrap(), 9);
+    // Every variant inherits the game's setup unless it gives its own.
+    let mut simple = load(Some("Hop (simple)")).unwrap();
+    assert_eq!(moves(&mut simple).len(), 3);
+}
+
+#[test]
+fn the_4ths_own_setup_wins_and_a_difference_warns() {
+    let mut vm = load(Some("Hop Own")).unwrap();
+    assert_eq!(moves(&mut vm), vec!["Man a1 - a2"]);
+    let warnings = vm.take_warnings().join("\n");
+    assert!(warnings.contains("differs from the `{board-setup`"), "{warnings}");
+}
+
+#[test]
+fn a_setup_name_the_4th_does_not_know_is_an_error_in_the_zrf() {
+    let e = load(Some("Hop Bad")).err().expect("an error");
+    assert!(e.contains("the piece `Pawn`"), "{e}");
+    assert!(e.contains("Hop-Bad.4th"), "the .4th is named: {e}");
+    // The place in the .zrf: line and column of `White` in `(board-setup (White (Pawn a1)))`.
+    let zrf = std::fs::read_to_string(root().join(HOP)).unwrap();
+    let line = zrf.lines().position(|l| l.contains("(Pawn a1)")).unwrap() + 1;
+    let col = zrf.lines().nth(line - 1).unwrap().find("White").unwrap() + 1;
+    assert!(e.contains(&format!("Hop.zrf:{line}:{col}")), "{e}");
+}
+
+#[test]
+fn pass_turn_forced_in_the_zrf_passes_a_player_without_moves() {
+    let mut vm = load(Some("Hop Stuck")).unwrap();
+    assert_eq!(moves(&mut vm), vec!["Pass"]);
+    assert_eq!(vm.perft(3).unwrap(), 1);
+    // Without the option the same position is lost at once.
+    let src = std::fs::read_to_string(root().join("tests/zrf/Axiom/Hop/Hop.4th")).unwrap();
+    let mut plain = Vm::new(Config::default()).unwrap();
+    plain.run_text("hop", format!("{src}\n{{board-setup {{setup}} White Man a3 {{setup}} Black Man a1 board-setup}}").as_bytes()).unwrap();
+    plain.new_game().unwrap();
+    assert_eq!(moves(&mut plain), Vec::<String>::new());
+}
+
+#[test]
+fn show_lists_the_variants_and_draws_the_zrf_start() {
+    let o = axforth(&["show", HOP, "--variants"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "{out}");
+    assert!(lines[0].contains("1  Hop (simple)") && lines[0].contains("Hop-(simple).4th"), "{out}");
+    assert!(lines[1].contains("2  Hop (default)"), "{out}");
+    assert!(lines[6].contains("7  Hop Lost") && lines[6].contains("no game"), "{out}");
+
+    let o = axforth(&["show", HOP, "--variant", "Hop"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out.matches('M').count(), 3, "three White men:\n{out}");
+    assert_eq!(out.matches('m').count(), 3, "three Black men:\n{out}");
+}
+
+#[test]
+fn every_game_verb_takes_a_zrf_and_a_variant() {
+    for args in [
+        vec!["moves", HOP, "--variant", "2"],
+        vec!["perft", HOP, "2", "--variant", "Hop"],
+        vec!["play", HOP, "--variant", "Hop", "--watch", "--engine", "random", "--max-plies", "4"],
+    ] {
+        let o = axforth(&args);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{args:?}: {err}");
+        assert!(!out.is_empty(), "{args:?}");
+    }
+    let (out, _) = text(&axforth(&["perft", HOP, "2", "--variant", "Hop"]));
+    assert!(out.starts_with("perft 2: 9 "), "{out}");
+    let html = std::env::temp_dir().join(format!("axforth-zrf-view-{}.html", std::process::id()));
+    let o = axforth(&["view", HOP, "--variant", "Hop", "--after", "a2", "-o", html.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let page = std::fs::read_to_string(&html).unwrap();
+    let _ = std::fs::remove_file(&html);
+    assert!(page.contains("Man a1 - a2"), "the move in the page");
+}
+
+#[test]
+fn check_checks_every_variant_of_a_zrf() {
+    let o = axforth(&["check", HOP, "--games", "1", "--max-plies", "20"]);
+    let (out, err) = text(&o);
+    // "Hop Bad" and "Hop Lost" fail; the five others pass.
+    assert!(!o.status.success(), "{out}{err}");
+    assert!(out.contains("7 files: 5 passed, 2 failed"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("ok") && l.contains("[Hop Stuck]")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("FAIL") && l.contains("[Hop Lost]")), "{out}");
+}
+
+#[test]
+fn autoplay_takes_zrf_variants_and_the_originals_batch_form() {
+    let o = axforth(&["--seed", "3", "autoplay", HOP, "--variant", "Hop", HOP, "--variant", "Hop [random]", "-n", "2", "--engine", "random", "-q"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("\"Hop\"") && out.contains("\"Hop [random]\""), "{out}");
+    assert!(out.contains("2 game(s) played"), "{out}");
+
+    // `AutoPlay Hop Hop-(simple) 2`, run in the variants' folder.
+    let o = axforth_in(&root().join("tests/zrf/Axiom/Hop"), &["--seed", "3", "autoplay", "Hop", "Hop-(simple)", "2", "--engine", "random", "-q"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("2 game(s) played"), "{out}");
+
+    let o = axforth(&["autoplay", "scripts/othello/othello.4th", "--variant", "2", HOP]);
+    assert!(!o.status.success());
+    assert!(text(&o).1.contains("belongs to the .zrf file just before it"), "{}", text(&o).1);
+}
