@@ -52,6 +52,33 @@ impl ZrfVariant {
     pub fn title(&self) -> &str {
         &self.variant().title.text
     }
+
+    /// A file the `.zrf` names (an image), as Zillions found it: relative
+    /// to the `.zrf`'s folder, a backslash a separator, names without case.
+    pub fn file(&self, written: &str) -> Option<PathBuf> {
+        let here = self.zrf.path.parent().unwrap_or(Path::new("."));
+        let path = here.join(written.replace('\\', "/"));
+        let dir = find_without_case(path.parent()?)?;
+        file_without_case(&dir, &path.file_name()?.to_string_lossy())
+    }
+
+    /// The board's picture (the first of its images), when found.
+    pub fn board_image(&self) -> Option<PathBuf> {
+        self.file(self.variant().board.as_ref()?.images.first()?)
+    }
+
+    /// Each (player, piece) image found: `(image White "w.bmp" Black "b.bmp")`.
+    pub fn piece_images(&self) -> Vec<(String, String, PathBuf)> {
+        let mut out = Vec::new();
+        for piece in &self.variant().pieces {
+            for (player, written) in &piece.images {
+                if let Some(path) = self.file(written) {
+                    out.push((player.text.clone(), piece.name.text.clone(), path));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// The `#` that joins a `.zrf` and a variant's title in a record's header.
