@@ -17,4 +17,3 @@
 pub mod model;
 
 pub use model::*;
-mod stub;
