@@ -15,5 +15,6 @@
 //!   block and overridden by the variant's own (the contract below)
 
 pub mod model;
+pub mod sexpr;
 
 pub use model::*;
