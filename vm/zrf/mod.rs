@@ -14,6 +14,7 @@
 //! - `model`: the declarations of each variant, inherited from the game
 //!   block and overridden by the variant's own (the contract below)
 
+pub mod expand;
 pub mod model;
 pub mod sexpr;
 
