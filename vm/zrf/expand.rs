@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::model::{SourceFile, Span, ZrfError};
 use super::sexpr::{self, Kind, Node, MAX_NESTING};
@@ -16,10 +16,12 @@ use super::sexpr::{self, Kind, Node, MAX_NESTING};
 /// Macros used inside macros, deeper than this, are taken for a macro
 /// that uses itself. Real files go three or four deep.
 pub const MAX_MACRO_DEPTH: usize = 64;
-/// Nodes made while expanding, over all files. The largest real `.zrf`
-/// (170 KB) makes about 100,000; a macro bomb is stopped long before its
-/// nodes could fill memory.
-pub const MAX_NODES: usize = 4_000_000;
+/// Nodes the expanded forms hold, over all files, counting a shared list
+/// once per use (what a walk over the forms visits). Macro-heavy real
+/// files make up to 3.1 million (`Dakon.zrf`, `Focus.zrf`: 100 KB of
+/// text); a macro bomb stops here, in a second or two, before its nodes
+/// could fill memory or make a walk over them endless.
+pub const MAX_NODES: usize = 16_000_000;
 /// Bytes of symbol and string text made by substitution (`$1$1$1…`).
 pub const MAX_TEXT_BYTES: usize = 64 << 20;
 /// Files including files. Real games include one file, once.
@@ -37,7 +39,7 @@ pub fn expand_file(path: &Path, bytes: &[u8], files: &mut Vec<SourceFile>) -> Re
 struct Expander<'f> {
     files: &'f mut Vec<SourceFile>,
     /// By lower-cased name: the body of the definition in force.
-    macros: HashMap<String, Rc<[Node]>>,
+    macros: HashMap<String, Arc<[Node]>>,
     nodes: usize,
     text: usize,
     /// The files being read, outermost first, to refuse a cycle.
@@ -57,7 +59,7 @@ impl Expander<'_> {
                 let Some(name) = form.args().first().and_then(Node::text) else {
                     return Err(self.error("`define` needs a name: (define NAME …)", form.at));
                 };
-                let body: Rc<[Node]> = form.args().get(1..).unwrap_or(&[]).into();
+                let body: Arc<[Node]> = form.args().get(1..).unwrap_or(&[]).into();
                 self.macros.insert(name.to_lowercase(), body);
             } else if form.is_form("include") {
                 out.extend(self.include(path, &form)?);
@@ -90,11 +92,48 @@ impl Expander<'_> {
         self.file(&path, &bytes)
     }
 
+    /// The macro in force under this name. Keywords are nearly always
+    /// written in lower case, so the lower-cased copy is made only when
+    /// needed: this runs for every list of the largest files.
+    fn lookup(&self, name: &str) -> Option<&Arc<[Node]>> {
+        if name.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+            self.macros.get(&name.to_lowercase())
+        } else {
+            self.macros.get(name)
+        }
+    }
+
+    /// How many nodes `n` holds when no macro is used anywhere in it
+    /// (`None` when one is), so that it can be kept as it is instead of
+    /// rebuilt; an error when it nests deeper than `room`.
+    fn scan(&self, n: &Node, room: usize) -> Result<Option<usize>, ZrfError> {
+        let Kind::List(items) = &n.kind else { return Ok(Some(1)) };
+        if room == 0 {
+            return Err(self.error(format!("lists nested deeper than {MAX_NESTING} once macros are used"), n.at));
+        }
+        if n.head().and_then(|h| self.lookup(h)).is_some() {
+            return Ok(None);
+        }
+        let mut total = 1usize;
+        for it in items.iter() {
+            match self.scan(it, room - 1)? {
+                Some(c) => total = total.saturating_add(c),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(total))
+    }
+
     /// Appends `node` to `out`, expanded: a macro use is replaced by the
     /// body's items (spliced, so one use may give none or several), a
     /// list by the list of its expanded items.
     fn item(&mut self, node: Node, out: &mut Vec<Node>, nesting: usize, depth: usize) -> Result<(), ZrfError> {
-        let body = node.head().and_then(|h| self.macros.get(&h.to_lowercase())).cloned();
+        if let Some(count) = self.scan(&node, MAX_NESTING.saturating_sub(nesting))? {
+            self.charge(count, 0, node.at)?;
+            out.push(node);
+            return Ok(());
+        }
+        let body = node.head().and_then(|h| self.lookup(h)).cloned();
         match (node.kind, body) {
             (Kind::List(items), Some(body)) => {
                 if depth >= MAX_MACRO_DEPTH {
@@ -110,15 +149,12 @@ impl Expander<'_> {
                 }
             }
             (Kind::List(items), None) => {
-                if nesting >= MAX_NESTING {
-                    return Err(self.error(format!("lists nested deeper than {MAX_NESTING} once macros are used"), node.at));
-                }
                 let mut inner = Vec::with_capacity(items.len());
-                for it in items {
-                    self.item(it, &mut inner, nesting + 1, depth)?;
+                for it in items.iter() {
+                    self.item(it.clone(), &mut inner, nesting + 1, depth)?;
                 }
                 self.charge(1, 0, node.at)?;
-                out.push(Node { kind: Kind::List(inner), at: node.at });
+                out.push(Node { kind: Kind::List(inner.into()), at: node.at });
             }
             (kind, _) => {
                 self.charge(1, 0, node.at)?;
@@ -134,38 +170,54 @@ impl Expander<'_> {
     /// argument; inside longer symbols and strings `$N` is replaced by the
     /// argument's text (`$1$2` with `t s` gives `ts`).
     fn subst(&mut self, b: &Node, args: &[Node]) -> Result<Option<Node>, ZrfError> {
+        Ok(match self.subst_changed(b, args)? {
+            Subst::Same => Some(b.clone()),
+            Subst::New(n) => Some(n),
+            Subst::Gone => None,
+        })
+    }
+
+    /// `subst`, telling a node with no `$N` inside (kept shared, not
+    /// copied) from a new one.
+    fn subst_changed(&mut self, b: &Node, args: &[Node]) -> Result<Subst, ZrfError> {
         match &b.kind {
             Kind::Sym(s) if s.contains('$') => {
                 if let Some(n) = whole_param(s) {
                     return match args.get(n) {
                         Some(a) => {
                             self.charge(count(a), 0, b.at)?;
-                            Ok(Some(a.clone()))
+                            Ok(Subst::New(a.clone()))
                         }
-                        None => Ok(None),
+                        None => Ok(Subst::Gone),
                     };
                 }
                 let t = self.splice_text(s, args, b.at)?;
-                Ok(Some(Node { kind: Kind::Sym(t), at: b.at }))
+                Ok(Subst::New(Node { kind: Kind::Sym(t.into()), at: b.at }))
             }
             Kind::Str(s) if s.contains('$') => {
                 let t = self.splice_text(s, args, b.at)?;
-                Ok(Some(Node { kind: Kind::Str(t), at: b.at }))
+                Ok(Subst::New(Node { kind: Kind::Str(t.into()), at: b.at }))
             }
             Kind::List(v) => {
-                let mut items = Vec::with_capacity(v.len());
-                for it in v {
-                    if let Some(n) = self.subst(it, args)? {
-                        items.push(n);
+                let mut changed: Option<Vec<Node>> = None;
+                for (i, it) in v.iter().enumerate() {
+                    let r = self.subst_changed(it, args)?;
+                    if let (None, Subst::Same) = (&changed, &r) {
+                        continue;
+                    }
+                    let items = changed.get_or_insert_with(|| v.get(..i).unwrap_or(&[]).to_vec());
+                    match r {
+                        Subst::Same => items.push(it.clone()),
+                        Subst::New(n) => items.push(n),
+                        Subst::Gone => {}
                     }
                 }
-                self.charge(1, 0, b.at)?;
-                Ok(Some(Node { kind: Kind::List(items), at: b.at }))
+                Ok(match changed {
+                    None => Subst::Same,
+                    Some(items) => Subst::New(Node { kind: Kind::List(items.into()), at: b.at }),
+                })
             }
-            _ => {
-                self.charge(1, 0, b.at)?;
-                Ok(Some(b.clone()))
-            }
+            _ => Ok(Subst::Same),
         }
     }
 
@@ -224,6 +276,13 @@ fn whole_param(s: &str) -> Option<usize> {
         [b'$', d @ b'1'..=b'9'] => Some(usize::from(d - b'1')),
         _ => None,
     }
+}
+
+enum Subst {
+    Same,
+    New(Node),
+    /// `$N` with no N-th argument.
+    Gone,
 }
 
 enum Part<'a> {

@@ -6,6 +6,7 @@
 //! `place` (a byte offset → "file:line:col").
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::model::{Span, ZrfError};
 
@@ -18,11 +19,16 @@ pub const MAX_NESTING: usize = 256;
 pub enum Kind {
     /// Any run of other characters: `a1`, `?C`, `-`, `$1$2`, `-1`.
     /// Numbers are symbols that parse as integers (see `Node::int`).
-    Sym(String),
+    /// Text is shared (`Arc`, so a `Zrf` can go to other threads): macros copy the same symbols millions of
+    /// times in the largest real files.
+    Sym(Arc<str>),
     /// `"…"` as written: no escapes (`"images\Chess\a.bmp"` keeps its
     /// backslashes, and a description's `\\` line break stays as text).
-    Str(String),
-    List(Vec<Node>),
+    Str(Arc<str>),
+    /// Shared (`Arc`): a variant's declarations are the game block's,
+    /// and a macro body's lists without `$N` are the same in every use,
+    /// so copies cost nothing.
+    List(Arc<[Node]>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +67,7 @@ impl Node {
 
     pub fn list(&self) -> Option<&[Node]> {
         match &self.kind {
-            Kind::List(v) => Some(v),
+            Kind::List(v) => Some(v.as_ref()),
             _ => None,
         }
     }
@@ -213,7 +219,7 @@ pub fn parse(text: &str, file: u32, path: &Path) -> Result<Vec<Node>, ZrfError> 
                     return Err(err("`)` with no `(` to close".into(), start));
                 }
                 let (open, items) = frames.pop().unwrap_or_default();
-                let node = Node { kind: Kind::List(items), at: span(open) };
+                let node = Node { kind: Kind::List(items.into()), at: span(open) };
                 if let Some((_, parent)) = frames.last_mut() {
                     parent.push(node);
                 }
@@ -222,7 +228,7 @@ pub fn parse(text: &str, file: u32, path: &Path) -> Result<Vec<Node>, ZrfError> 
                 let Some(len) = text.get(pos..).and_then(|s| s.find('"')) else {
                     return Err(err("string not closed: no `\"` before the end of the file".into(), start));
                 };
-                let s = text.get(pos..pos + len).unwrap_or("").to_owned();
+                let s: Arc<str> = text.get(pos..pos + len).unwrap_or("").into();
                 pos += len + 1;
                 if let Some((_, items)) = frames.last_mut() {
                     items.push(Node { kind: Kind::Str(s), at: span(start) });
@@ -236,7 +242,7 @@ pub fn parse(text: &str, file: u32, path: &Path) -> Result<Vec<Node>, ZrfError> 
                     .unwrap_or(rest.len());
                 pos = start + len;
                 if let Some((_, items)) = frames.last_mut() {
-                    items.push(Node { kind: Kind::Sym(rest.get(..len).unwrap_or("").to_owned()), at: span(start) });
+                    items.push(Node { kind: Kind::Sym(rest.get(..len).unwrap_or("").into()), at: span(start) });
                 }
             }
         }
@@ -262,7 +268,7 @@ mod tests {
 
     fn show1(n: &Node) -> String {
         match &n.kind {
-            Kind::Sym(s) => s.clone(),
+            Kind::Sym(s) => s.to_string(),
             Kind::Str(s) => format!("{s:?}"),
             Kind::List(v) => format!("({})", show(v)),
         }
