@@ -402,3 +402,208 @@ mod corpus {
         assert_eq!(failed, 0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn zrf(text: &str) -> Zrf {
+        Zrf::parse(Path::new("t.zrf"), text.as_bytes()).unwrap()
+    }
+
+    fn titles(z: &Zrf) -> Vec<&str> {
+        z.variants.iter().map(|v| v.title.text.as_str()).collect()
+    }
+
+    const GAME: &str = r#"
+(version "2.0")
+(define pieces-of (piece (name $1) (image White "w$1.bmp" Black "b$1.bmp")))
+(variant (title "Small") (board (image "small.bmp")))
+(game
+   (title "Base") (default)
+   (description "line one\\
+   line two")
+   (engine "../Axiom/Base/axiom.dll")
+   (option "pass turn" false)
+   (option "recycle captures" true)
+   (players White Black ?Dice)
+   (turn-order (White normal) (?Dice White roll) Black (repeat) (White Black) (Black White))
+   (board (image "base.bmp" "alt.bmp")
+      (grid (start-rectangle 10 20 60 70)
+            (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+            (directions (n 0 -1) (e 1 0)))
+      (positions (z9 0 0 5 5))
+      (kill-positions b2)
+      (links n (a1 a2) (a2 a3))
+      (unlink a1 (b3 c3))
+      (dummy x0)
+      (symmetry Black (n s) (s n))
+      (zone (name promotion) (players White) (positions a3 b3 c3)))
+   (board-setup (White (Pawn a1 b1) (Queen off 3 c1)) (Black (Pawn a3)))
+   (pieces-of Pawn)
+   (pieces-of Queen)
+   (piece (name Ghost) (dummy) (moves (from)))
+   (win-condition (White) (absolute-config Pawn (a3)))
+   (loss-condition (White) stalemated)
+)
+(variant (title "-"))
+(define pieces-of (piece (name $1) (image White "new-$1.bmp")))
+(variant (title "Other")
+   (option "pass turn" forced)
+   (option "maximal captures" true)
+   (pieces-of PAWN)
+   (pieces-of King)
+   (win-condition (Black) stalemated))
+"#;
+
+    #[test]
+    fn menu_order_separators_and_default() {
+        let z = zrf(GAME);
+        assert_eq!(titles(&z), ["Small", "Base", "Other"]);
+        assert_eq!(z.variants.iter().map(|v| v.default).collect::<Vec<_>>(), [false, true, false]);
+        assert_eq!(z.default_variant().unwrap().title.text, "Base");
+        assert!(z.variant("other").is_some());
+        assert_eq!(z.place(z.variants[1].title.at), "t.zrf:6:11");
+    }
+
+    #[test]
+    fn game_block_read_in_full() {
+        let z = zrf(GAME);
+        let v = &z.variants[1];
+        assert_eq!(v.engine.as_ref().unwrap().text, "../Axiom/Base/axiom.dll");
+        assert_eq!(v.description.as_deref(), Some("line one\\\\\n   line two"));
+        assert_eq!(names(&v.players), ["White", "Black", "?Dice"]);
+        let t: Vec<(String, Option<String>, Option<String>)> = v
+            .turn_order
+            .turns
+            .iter()
+            .map(|e| (e.player.text.clone(), e.for_player.as_ref().map(|n| n.text.clone()), e.move_type.as_ref().map(|n| n.text.clone())))
+            .collect();
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            t,
+            [
+                ("White".into(), None, s("normal")),
+                ("?Dice".into(), s("White"), s("roll")),
+                ("Black".into(), None, None),
+                ("White".into(), s("Black"), None),
+                ("Black".into(), s("White"), None),
+            ]
+        );
+        assert_eq!(v.turn_order.repeat_from, Some(3));
+        let setup: Vec<String> = v
+            .board_setup
+            .iter()
+            .map(|e| format!("{} {} {:?} {:?}", e.player.text, e.piece.text, names(&e.positions), e.off.as_ref().map(|o| o.text.as_str())))
+            .collect();
+        assert_eq!(
+            setup,
+            [
+                r#"White Pawn ["a1", "b1"] None"#,
+                r#"White Queen ["c1"] Some("3")"#,
+                r#"Black Pawn ["a3"] None"#,
+            ]
+        );
+        let pieces: Vec<(&str, bool, usize)> = v.pieces.iter().map(|p| (p.name.text.as_str(), p.dummy, p.images.len())).collect();
+        assert_eq!(pieces, [("Pawn", false, 2), ("Queen", false, 2), ("Ghost", true, 0)]);
+        assert_eq!(v.pieces[1].images[1], (v.pieces[1].images[1].0.clone(), "bQueen.bmp".to_string()));
+        assert!(v.pieces[1].images[1].0.is("black"));
+        assert!(v.raw.iter().any(|n| n.is_form("win-condition")));
+    }
+
+    fn names(v: &[Name]) -> Vec<&str> {
+        v.iter().map(|n| n.text.as_str()).collect()
+    }
+
+    #[test]
+    fn board_geometry() {
+        let z = zrf(GAME);
+        let b = z.variants[1].board.as_ref().unwrap();
+        assert_eq!(b.images, ["base.bmp", "alt.bmp"]);
+        let places = b.places();
+        let got: Vec<String> = places.iter().map(|(n, r)| format!("{n} {r:?}")).collect();
+        assert_eq!(
+            got,
+            [
+                "a3 [10, 20, 60, 70]",
+                "a2 [10, 70, 60, 120]",
+                "a1 [10, 120, 60, 170]",
+                "b3 [60, 20, 110, 70]",
+                "b1 [60, 120, 110, 170]",
+                "c3 [110, 20, 160, 70]",
+                "c2 [110, 70, 160, 120]",
+                "c1 [110, 120, 160, 170]",
+                "z9 [0, 0, 5, 5]",
+            ]
+        );
+        let g = &b.grids[0];
+        assert_eq!(g.directions.iter().map(|(n, s)| (n.text.as_str(), s.clone())).collect::<Vec<_>>(), [("n", vec![0, -1]), ("e", vec![1, 0])]);
+        assert_eq!(b.links.len(), 1);
+        assert_eq!(b.links[0].1.iter().map(|(p, q)| format!("{}-{}", p.text, q.text)).collect::<Vec<_>>(), ["a1-a2", "a2-a3"]);
+        assert_eq!(b.unlinks.iter().map(|u| names(u)).collect::<Vec<_>>(), [vec!["a1"], vec!["b3", "c3"]]);
+        assert_eq!(names(&b.dummies), ["x0"]);
+        assert_eq!(b.symmetries[0].1.len(), 2);
+        assert_eq!(b.zones[0].name.text, "promotion");
+        assert_eq!(names(&b.zones[0].positions), ["a3", "b3", "c3"]);
+    }
+
+    #[test]
+    fn variants_inherit_and_override() {
+        let z = zrf(GAME);
+        let (small, base, other) = (&z.variants[0], &z.variants[1], &z.variants[2]);
+        // Before the game block, and still inheriting from it; the board
+        // replaced whole.
+        assert_eq!(small.players.len(), 3);
+        let b = small.board.as_ref().unwrap();
+        assert_eq!(b.images, ["small.bmp"]);
+        assert!(b.grids.is_empty() && b.places().is_empty());
+        assert_eq!(small.pieces.len(), 3);
+        assert_eq!(small.engine, base.engine);
+        // Options by name: one replaced in place, one kept, one added.
+        let opts: Vec<(&str, &str)> = other.options.iter().map(|(n, v)| (n.text.as_str(), v.as_str())).collect();
+        assert_eq!(opts, [("pass turn", "forced"), ("recycle captures", "true"), ("maximal captures", "true")]);
+        // Pieces by name (without case), with the macro redefined after
+        // the game block.
+        let pieces: Vec<(&str, Vec<&str>)> =
+            other.pieces.iter().map(|p| (p.name.text.as_str(), p.images.iter().map(|i| i.1.as_str()).collect())).collect();
+        assert_eq!(
+            pieces,
+            [("PAWN", vec!["new-PAWN.bmp"]), ("Queen", vec!["wQueen.bmp", "bQueen.bmp"]), ("Ghost", vec![]), ("King", vec!["new-King.bmp"])]
+        );
+        // Goals by keyword: the variant's win-condition replaces the
+        // game's; the loss-condition is inherited.
+        let wins: Vec<&Node> = other.raw.iter().filter(|n| n.is_form("win-condition")).collect();
+        assert_eq!(wins.len(), 1);
+        assert_eq!(wins[0].args()[1].sym(), Some("stalemated"));
+        assert!(other.raw.iter().any(|n| n.is_form("loss-condition")));
+    }
+
+    #[test]
+    fn errors_and_limits() {
+        let e = Zrf::parse(Path::new("t.zrf"), b"(game (board (grid (start-rectangle 0 0 x 1))))").unwrap_err();
+        assert!(e.message.contains("expected a number"), "{e}");
+        assert_eq!(e.place.as_deref(), Some("t.zrf:1:41"));
+        let names = vec!["a"; 400].join("/");
+        let big = format!("(game (board (grid (dimensions (\"{names}\" (1 0)) (\"{names}\" (0 1))))))");
+        let e = Zrf::parse(Path::new("t.zrf"), big.as_bytes()).unwrap_err();
+        assert!(e.message.contains("positions"), "{e}");
+        let e = Zrf::read(Path::new("/nonexistent/x.zrf")).unwrap_err();
+        assert!(e.message.contains("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn cp1251_file_reads() {
+        // (game (title "Волки")) in CP1251.
+        let z = Zrf::parse(Path::new("t.zrf"), b"(game (title \"\xc2\xee\xeb\xea\xe8\"))").unwrap();
+        assert_eq!(titles(&z), ["Волки"]);
+    }
+
+    #[test]
+    fn no_game_block_and_keywords_without_case() {
+        let z = zrf("(VARIANT (TITLE a) (Players X Y)) (Variant (title \"b\"))");
+        assert_eq!(titles(&z), ["a", "b"]);
+        assert_eq!(z.variants[0].players.len(), 2);
+        assert!(z.variants[1].players.is_empty());
+    }
+}
