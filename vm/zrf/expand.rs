@@ -5,6 +5,9 @@
 //! Owns `expand_file`, the limits that keep hostile input (a macro that
 //! uses itself, a macro bomb, an include cycle) a clean error, and the
 //! lookup of included files on a case-sensitive file system.
+//!
+//! `define` and `include` are read at top level only, where every real
+//! file writes them; inside another form they stay as written.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -593,6 +593,28 @@ mod tests {
     }
 
     #[test]
+    fn damaged_input_never_panics() {
+        // Every prefix of a real-shaped file, and bytes flipped through it:
+        // each reads or fails with an error, never a panic.
+        let bytes = GAME.as_bytes();
+        let mut errors = 0;
+        for end in 0..bytes.len() {
+            errors += usize::from(Zrf::parse(Path::new("t.zrf"), &bytes[..end]).is_err());
+        }
+        assert!(errors > 0);
+        let mut seed = 12345u32;
+        for _ in 0..300 {
+            let mut b = bytes.to_vec();
+            for _ in 0..4 {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let i = (seed >> 8) as usize % b.len();
+                b[i] = [b'(', b')', b'"', b'$', 0xC8, b'1', b' '][(seed >> 4) as usize % 7];
+            }
+            let _ = Zrf::parse(Path::new("t.zrf"), &b);
+        }
+    }
+
+    #[test]
     fn cp1251_file_reads() {
         // (game (title "Волки")) in CP1251.
         let z = Zrf::parse(Path::new("t.zrf"), b"(game (title \"\xc2\xee\xeb\xea\xe8\"))").unwrap();
