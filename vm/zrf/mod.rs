@@ -12,8 +12,14 @@
 //!   its place; `;` comments; bytes in any 8-bit encoding
 //! - `expand`: `(define …)` macros with `$1`…`$9`, `(include "file")`
 //! - `model`: the declarations of each variant, inherited from the game
-//!   block and overridden by the variant's own (the contract below)
+//!   block and overridden by the variant's own (the contract below);
+//!   `Zrf::read` is the entry point
+//! - `variants`: inheritance between game and variant blocks, and the
+//!   reading of each declaration's shape
 
+pub mod expand;
 pub mod model;
+pub mod sexpr;
+pub mod variants;
 
 pub use model::*;

@@ -4,8 +4,11 @@
 //! about it (a piece the `.4th` does not know) can point into the `.zrf`.
 //! Names are kept as written; Zillions compared them without case.
 
+use std::collections::HashSet;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use super::sexpr::{self, Node};
 
 /// A place in one of the files read (the `.zrf` and what it includes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -69,6 +72,43 @@ pub struct Zrf {
     pub variants: Vec<Variant>,
 }
 
+impl Zrf {
+    /// Reads the `.zrf` at `path` and the files it includes.
+    pub fn read(path: &Path) -> Result<Zrf, ZrfError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| ZrfError { message: format!("cannot read {}: {e}", path.display()), place: None })?;
+        Zrf::parse(path, &bytes)
+    }
+
+    /// Reads `bytes` as the `.zrf` at `path`: `path` names it in errors,
+    /// and includes are looked up beside it.
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Zrf, ZrfError> {
+        let mut files = Vec::new();
+        let forms = super::expand::expand_file(path, bytes, &mut files)?;
+        let variants = super::variants::build(&forms, &files)?;
+        Ok(Zrf { path: path.to_path_buf(), files, variants })
+    }
+
+    /// "file:line:col" of a span in one of the files read.
+    pub fn place(&self, at: Span) -> String {
+        match usize::try_from(at.file).ok().and_then(|i| self.files.get(i)) {
+            Some(f) => sexpr::place(&f.path, &f.text, at.offset as usize),
+            None => format!("{}:?", self.path.display()),
+        }
+    }
+
+    /// The variant of that title, compared without case.
+    pub fn variant(&self, title: &str) -> Option<&Variant> {
+        self.variants.iter().find(|v| v.title.is(title))
+    }
+
+    /// The variant Zillions opened first: the one marked `(default)`,
+    /// else the first.
+    pub fn default_variant(&self) -> Option<&Variant> {
+        self.variants.iter().find(|v| v.default).or_else(|| self.variants.first())
+    }
+}
+
 /// One playable variant: the game block's declarations, with those the
 /// variant repeats replaced by its own.
 #[derive(Clone, Debug, Default)]
@@ -86,6 +126,10 @@ pub struct Variant {
     pub pieces: Vec<PieceDecl>,
     /// `(option "name" value)`, value as written (`true`, `forced`, `2`).
     pub options: Vec<(Name, String)>,
+    /// The variant's declarations after inheritance, macros expanded, in
+    /// the game block's order: what the shapes above do not read (moves,
+    /// goals, `move-priorities`) is read from here.
+    pub raw: Vec<Node>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -192,7 +236,10 @@ impl BoardDecl {
             }
         }
         out.extend(self.positions.iter().map(|(n, r)| (n.text.clone(), *r)));
-        out.retain(|(n, _)| !self.kill_positions.iter().any(|k| k.is(n)));
+        let killed: HashSet<String> = self.kill_positions.iter().map(|k| k.text.to_ascii_lowercase()).collect();
+        if !killed.is_empty() {
+            out.retain(|(n, _)| !killed.contains(&n.to_ascii_lowercase()));
+        }
         out
     }
 }
