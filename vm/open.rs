@@ -271,6 +271,10 @@ fn find_without_case(path: &Path) -> Option<PathBuf> {
                 let found = std::fs::read_dir(&dir).ok()?.filter_map(|e| e.ok()).find(|e| e.file_name().to_string_lossy().to_lowercase() == want)?;
                 at = at.join(found.file_name());
             }
+            // `Rules/../Axiom` reads better as `Axiom` in every message.
+            Component::ParentDir if matches!(at.components().next_back(), Some(Component::Normal(_))) => {
+                at.pop();
+            }
             other => at.push(other.as_os_str()),
         }
     }
