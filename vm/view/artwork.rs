@@ -49,10 +49,12 @@ enum Role {
     Piece,
 }
 
-/// Every picture file decoded at most once per scene, whether it loaded
-/// or not (a failure warns once).
+/// Every picture file read and decoded at most once per scene, and
+/// embedded once for each use, whether it loaded or not (a failure warns
+/// once for each use, which says how it is drawn instead).
 #[derive(Default)]
 struct Cache {
+    decoded: HashMap<PathBuf, Result<image::DynamicImage, String>>,
     done: HashMap<(PathBuf, Role), Option<Picture>>,
     warnings: Vec<String>,
 }
@@ -63,7 +65,8 @@ impl Cache {
         if let Some(p) = self.done.get(&key) {
             return p.clone();
         }
-        let loaded = match load(path, role) {
+        let decoded = self.decoded.entry(path.to_path_buf()).or_insert_with(|| decode(path));
+        let loaded = match decoded.as_ref().map_err(String::clone).and_then(|d| to_picture(d, role)) {
             Ok(p) => Some(p),
             Err(why) => {
                 let instead = match role {
@@ -79,20 +82,14 @@ impl Cache {
     }
 }
 
-/// Reads, decodes and re-encodes one picture as a PNG `data:` URI.
-fn load(path: &Path, role: Role) -> Result<Picture, String> {
+/// Reads and decodes a BMP (or PNG) file, within the limits above.
+fn decode(path: &Path) -> Result<image::DynamicImage, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open it ({e})"))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read it ({e})"))?;
     if bytes.len() as u64 > MAX_FILE {
         return Err(format!("larger than {MAX_FILE} bytes"));
     }
-    let png = to_png(&bytes, role)?;
-    Ok(Picture { width: png.1, height: png.2, href: format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(&png.0)) })
-}
-
-/// A BMP (or PNG) file's bytes as PNG bytes, width and height.
-fn to_png(bytes: &[u8], role: Role) -> Result<(Vec<u8>, u32, u32), String> {
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
@@ -100,14 +97,20 @@ fn to_png(bytes: &[u8], role: Role) -> Result<(Vec<u8>, u32, u32), String> {
     let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format().map_err(|e| e.to_string())?;
     reader.limits(limits);
     let decoded = reader.decode().map_err(|e| format!("not a picture that can be read ({e})"))?;
-    let (width, height) = (decoded.width(), decoded.height());
-    if width == 0 || height == 0 {
+    if decoded.width() == 0 || decoded.height() == 0 {
         return Err("it has no pixels".into());
     }
+    Ok(decoded)
+}
+
+/// A decoded picture as a PNG `data:` URI, a piece's corner colour clear.
+fn to_picture(decoded: &image::DynamicImage, role: Role) -> Result<Picture, String> {
+    let (width, height) = (decoded.width(), decoded.height());
+    let piece;
     let picture = match role {
         Role::Board => decoded,
         Role::Piece => {
-            let mut rgba = decoded.into_rgba8();
+            let mut rgba = decoded.to_rgba8();
             if let Some(&corner) = rgba.get_pixel_checked(0, 0) {
                 for p in rgba.pixels_mut() {
                     if p.0[..3] == corner.0[..3] {
@@ -115,12 +118,13 @@ fn to_png(bytes: &[u8], role: Role) -> Result<(Vec<u8>, u32, u32), String> {
                     }
                 }
             }
-            image::DynamicImage::ImageRgba8(rgba)
+            piece = image::DynamicImage::ImageRgba8(rgba);
+            &piece
         }
     };
     let mut png = Vec::new();
     picture.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png).map_err(|e| format!("cannot re-encode it ({e})"))?;
-    Ok((png, width, height))
+    Ok(Picture { width, height, href: format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(&png)) })
 }
 
 /// A rectangle as left, top, width, height, whichever corners were given.
