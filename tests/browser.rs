@@ -10,7 +10,12 @@
 //! AXFORTH_REQUIRE_BROWSER is set (CI sets it: there a missing browser fails).
 //! Screenshots of each game's first, middle and last position land in
 //! `target/browser-test/` to be looked at.
+//!
+//! A page drawn with pictures (`Scene::with_artwork`, from BMPs written
+//! here) is checked in the screenshot itself: the board picture's colours,
+//! each piece picture at its position's centre, its corner colour clear.
 
+use axforth::view::{html, replay, Artwork, Scene};
 use base64::Engine as _;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -18,6 +23,8 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod bmp;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -214,12 +221,21 @@ fn bundled_games() -> Vec<(String, PathBuf, PathBuf)> {
     games
 }
 
-#[test]
-fn replay_pages_step_through_every_move_as_show_prints_it() {
+/// Whether the browser is there; without it the test is skipped, unless
+/// AXFORTH_REQUIRE_BROWSER is set.
+fn browser() -> bool {
     if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
         let msg = format!("browser test skipped: {CHROMIUM} and {CHROMEDRIVER} are needed (`bash .ci/install-browser` installs them)");
         assert!(std::env::var_os("AXFORTH_REQUIRE_BROWSER").is_none(), "{msg}");
         eprintln!("{msg}");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn replay_pages_step_through_every_move_as_show_prints_it() {
+    if !browser() {
         return;
     }
     let work = std::env::temp_dir().join(format!("axforth-browser-{}", std::process::id()));
@@ -258,5 +274,98 @@ fn replay_pages_step_through_every_move_as_show_prints_it() {
         assert_eq!(driver.shown().0 as usize, moves.len(), "{name}: End goes to the last move");
         driver.screenshot(&shots.join(format!("{name}-end.png")));
     }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+const ART_GAME: &str = "{board 3 3 {grid} {position} store board}\n\
+    {players {player} White {player} Black players}\n\
+    : put ( -- ) empty? verify drop add-move ;\n\
+    {moves drops {move} put moves}\n\
+    {pieces {piece} Man {drops} drops {piece} King {drops} drops pieces}\n\
+    {board-setup {setup} White Man a1 {setup} Black Man c3 {setup} Black King b2 board-setup}\n";
+
+const LIGHT: [u8; 3] = [240, 217, 181];
+const DARK: [u8; 3] = [181, 136, 99];
+const GREEN: [u8; 3] = [0, 200, 0];
+
+#[test]
+fn pictures_are_drawn_where_their_positions_are() {
+    if !browser() {
+        return;
+    }
+    let work = std::env::temp_dir().join(format!("axforth-browser-art-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    // A 300x300 4-bit board of 100-pixel cells, light at the top left;
+    // a 40x30 24-bit man, green on a magenta ground that must not show.
+    let board = work.join("board.bmp");
+    std::fs::write(&board, bmp::bmp(4, 300, 300, &[LIGHT, DARK], |x, y| (x / 100 + y / 100) % 2)).unwrap();
+    let man = work.join("man.bmp");
+    let [r, g, b] = GREEN;
+    std::fs::write(&man, bmp::bmp(24, 40, 30, &[], |x, y| if (8..32).contains(&x) && (6..24).contains(&y) { bmp::rgb(r, g, b) } else { bmp::rgb(255, 0, 255) })).unwrap();
+    let mut places = Vec::new();
+    for (c, file) in ["a", "b", "c"].iter().enumerate() {
+        for rank in 1..=3 {
+            let (l, t) = (c as i32 * 100, (3 - rank) * 100);
+            places.push((format!("{file}{rank}"), [l, t, l + 100, t + 100]));
+        }
+    }
+    let art = Artwork { board: Some(board), places, pieces: vec![("White".into(), "Man".into(), man)] };
+    let game = work.join("art.4th");
+    std::fs::write(&game, ART_GAME).unwrap();
+    let moves: Vec<String> = vec!["White Man b1".into(), "Black King a3".into()];
+    let (vm, mut r) = replay::of_moves(&axforth::Config::default(), &game, &moves).unwrap();
+    r.scene = Scene::with_artwork(&vm, &art);
+    assert!(r.scene.warnings.is_empty(), "{:?}", r.scene.warnings);
+    let page = work.join("art.html");
+    std::fs::write(&page, html::page(&r, 0)).unwrap();
+
+    let driver = Driver::start(&work.join("profile"));
+    driver.open(&page);
+    driver.press('\u{E010}'); // End: every piece is a copy of its template
+    assert_eq!(driver.shown().0, 2);
+    // Each piece: its position, its box's centre and that of its
+    // position's rectangle (CSS pixels), and whether it is a picture.
+    let script = "return Array.from(document.querySelectorAll('#pieces .piece')).map(g => {\
+          const i = g.getAttribute('data-index');\
+          const sq = document.querySelector('#board rect[data-index=\"' + i + '\"]');\
+          const a = sq.getBoundingClientRect(), b = g.getBoundingClientRect();\
+          return [sq.getAttribute('data-pos'), a.x + a.width / 2, a.y + a.height / 2, b.x + b.width / 2, b.y + b.height / 2, b.width / a.width, g.querySelector('use') !== null, a.x, a.y, a.width];\
+        });";
+    let pieces = driver.post(&format!("/session/{}/execute/sync", driver.session), json!({"script": script, "args": []}));
+    let shot = root().join("target/browser-test");
+    std::fs::create_dir_all(&shot).unwrap();
+    let file = shot.join("artwork.png");
+    driver.screenshot(&file);
+    let png = image::open(&file).unwrap().into_rgb8();
+    let near = |at: (f64, f64), want: [u8; 3], what: &str| {
+        let p = png.get_pixel(at.0.round() as u32, at.1.round() as u32).0;
+        assert!(p.iter().zip(want).all(|(a, b)| a.abs_diff(b) <= 8), "{what} at {at:?}: {p:?}, not {want:?} (see {})", file.display());
+    };
+    let pieces = pieces.as_array().unwrap();
+    let mut names = Vec::new();
+    for p in pieces {
+        let name = p[0].as_str().unwrap().to_string();
+        let f = |i: usize| p[i].as_f64().unwrap();
+        assert!((f(1) - f(3)).abs() < 1.0 && (f(2) - f(4)).abs() < 1.0, "{name}: the piece is centred on its rectangle: {p}");
+        if p[6].as_bool().unwrap() {
+            assert!((f(5) - 0.4).abs() < 0.02, "{name}: at its natural size, 40 of the cell's 100 pixels: {p}");
+            let cell = f(9) / 100.0;
+            near((f(3), f(4)), GREEN, &format!("{name}'s picture"));
+            // The man's corner is magenta in the file: the cell shows through.
+            let under = if name == "a1" { LIGHT } else { DARK };
+            near((f(3) - 18.0 * cell, f(4) - 13.0 * cell), under, &format!("the clear corner of {name}'s man"));
+        }
+        names.push((name, p[6].as_bool().unwrap()));
+    }
+    names.sort();
+    let want = [("a1", true), ("a3", false), ("b1", true), ("b2", false), ("c3", false)];
+    assert_eq!(names, want.map(|(n, p)| (n.to_string(), p)).to_vec(), "White's men are pictures, Black's pieces discs");
+    // The empty cells show the board picture: c1 light, c2 dark.
+    let a1 = pieces.iter().find(|p| p[0] == "a1").unwrap();
+    let (x, y, side) = (a1[1].as_f64().unwrap(), a1[2].as_f64().unwrap(), a1[9].as_f64().unwrap());
+    near((x + 2.0 * side, y), LIGHT, "c1");
+    near((x + 2.0 * side, y - side), DARK, "c2");
+    drop(driver);
     let _ = std::fs::remove_dir_all(&work);
 }

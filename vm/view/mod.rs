@@ -9,10 +9,12 @@
 //! - `html`: a scene and every frame of a game as one HTML page with its
 //!   move list and controls, and the index page of a tournament
 //! - `replay`: the frames of a recorded game or of `--after` moves
+//! - `artwork`: a scene drawn with a Zillions game's own pictures
 //!
 //! Reads the game layer; never changes it, and nothing in the game layer
 //! or the interpreter knows about pictures.
 
+pub mod artwork;
 pub mod html;
 pub mod replay;
 pub mod svg;
@@ -20,6 +22,8 @@ pub mod svg;
 use crate::game::{generate::player_index, Game, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::Vm;
 use std::collections::HashMap;
+
+pub use artwork::Artwork;
 
 /// The side of a square, in SVG user units.
 pub const SQUARE: f64 = 100.0;
@@ -36,6 +40,9 @@ pub struct Place {
     /// Top-left corner.
     pub x: f64,
     pub y: f64,
+    /// Width and height: a square's side, or a rectangle of the board picture.
+    pub w: f64,
+    pub h: f64,
     pub shade: Shade,
 }
 
@@ -49,11 +56,13 @@ pub enum Shade {
     Cut,
     /// An off-grid `{position}`, in the strip below the grid.
     Slot,
+    /// A position the board picture draws: its rectangle is left unpainted.
+    Picture,
 }
 
 impl Place {
     pub fn centre(&self) -> (f64, f64) {
-        (self.x + SQUARE / 2.0, self.y + SQUARE / 2.0)
+        (self.x + self.w / 2.0, self.y + self.h / 2.0)
     }
 }
 
@@ -67,6 +76,17 @@ pub struct Style {
     pub label: String,
     /// Drawn with an inner ring: a crowned piece (King).
     pub ring: bool,
+    /// Drawn as this picture of the scene's `pictures` instead of a disc.
+    pub picture: Option<usize>,
+}
+
+/// A picture embedded in the drawing, at its natural size in pixels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    pub width: u32,
+    pub height: u32,
+    /// A `data:image/png;base64,…` URI.
+    pub href: String,
 }
 
 /// Everything about a game's picture that does not change during a game.
@@ -79,6 +99,16 @@ pub struct Scene {
     /// Coordinate labels: text and centre.
     pub labels: Vec<(String, f64, f64)>,
     pub styles: Vec<Style>,
+    /// The size of a position, which discs and strip slots are scaled to:
+    /// `SQUARE`, or a typical rectangle of the board picture.
+    pub unit: f64,
+    /// The board picture, drawn under the positions.
+    pub backdrop: Option<Picture>,
+    /// The pieces' pictures, each embedded once (`Style::picture`).
+    pub pictures: Vec<Picture>,
+    /// Pictures that could not be drawn, and how they are drawn instead:
+    /// one line each, for the caller to print.
+    pub warnings: Vec<String>,
     /// Board content (player | type) to its style.
     style_of: HashMap<i32, usize>,
     /// Indexed by position: where its piece is drawn.
@@ -152,7 +182,7 @@ fn style(game: &Game, seat: usize, piece: usize) -> Style {
         // The letter the terminal board uses: chess's Knight is N beside the King's K.
         crate::game::show::letters(game).get(piece).map(|c| c.to_string()).unwrap_or_default()
     };
-    Style { name: format!("{} {}", player.name, piece_name), fill, ink: ink_for(fill), label, ring: lower == "king" }
+    Style { name: format!("{} {}", player.name, piece_name), fill, ink: ink_for(fill), label, ring: lower == "king", picture: None }
 }
 
 impl Scene {
@@ -177,7 +207,7 @@ impl Scene {
                     (true, true) => Shade::Dark,
                     (true, false) => Shade::Light,
                 };
-                squares.push(Place { pos, name: b.name(pos), x, y, shade });
+                squares.push(Place { pos, name: b.name(pos), x, y, w: SQUARE, h: SQUARE, shade });
             }
         }
         let grid_bottom = MARGIN + b.rows.max(0) as f64 * SQUARE;
@@ -196,7 +226,7 @@ impl Scene {
         for (i, pos) in (grid..b.positions).enumerate() {
             let x = MARGIN + (i % per_row) as f64 * SQUARE;
             let y = strip_top + (i / per_row) as f64 * (SQUARE + MARGIN);
-            strip.push(Place { pos: pos as i32, name: b.name(pos as i32), x, y, shade: Shade::Slot });
+            strip.push(Place { pos: pos as i32, name: b.name(pos as i32), x, y, w: SQUARE, h: SQUARE, shade: Shade::Slot });
         }
         let strip_rows = strip.len().div_ceil(per_row);
         let width = 2.0 * MARGIN + b.cols.max(if strip.is_empty() { 1 } else { per_row as i32 }) as f64 * SQUARE;
@@ -213,7 +243,7 @@ impl Scene {
         for place in squares.iter().chain(&strip) {
             centres[place.pos as usize] = Some(place.centre());
         }
-        Scene { width, height, squares, strip, labels, styles, style_of, centres }
+        Scene { width, height, squares, strip, labels, styles, unit: SQUARE, backdrop: None, pictures: Vec::new(), warnings: Vec::new(), style_of, centres }
     }
 
     pub fn centre(&self, pos: i32) -> Option<(f64, f64)> {
