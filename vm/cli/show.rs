@@ -14,7 +14,10 @@ pub fn show(config: Config, game: &GameFile, after: Option<&str>, svg: Option<&P
     let mut vm = start(config, game, after)?;
     print!("{}", axforth::game::show::render(&vm, std::io::stdout().is_terminal() && console::colors_enabled()));
     if let Some(file) = svg {
-        let scene = Scene::of(&vm);
+        let scene = Scene::of_game(&vm, game);
+        for w in &scene.warnings {
+            eprintln!("{w}");
+        }
         let title = game.name();
         std::fs::write(file, axforth::view::svg::document(&scene, &scene.frame(&vm), &title))
             .with_context(|| format!("cannot write {}", file.display()))?;

@@ -21,6 +21,7 @@ pub fn view(config: Config, input: &Path, variant: Option<&str>, after: Option<&
             .with_context(|| format!("{}: not a game log of `autoplay --log` (one JSON object with a header and a game)", input.display()))?;
         let dir = input.parent().unwrap_or(Path::new("."));
         let r = replay::of_record(&config, &log.header, dir, &log.game).map_err(|e| anyhow!("{}: {e}", input.display()))?;
+        print_picture_warnings(&r);
         html::page(&r, 0)
     } else {
         let moves: Vec<String> = after.unwrap_or("").split(';').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect();
@@ -35,9 +36,17 @@ pub fn view(config: Config, input: &Path, variant: Option<&str>, after: Option<&
         };
         // Open on the position the moves lead to: that is what was asked for.
         let last = r.frames.len() - 1;
+        print_picture_warnings(&r);
         html::page(&r, last)
     };
     std::fs::write(output, page).with_context(|| format!("cannot write {}", output.display()))?;
     println!("wrote {}", output.display());
     Ok(())
+}
+
+/// Pictures of the `.zrf` that could not be drawn, and how they were drawn instead.
+fn print_picture_warnings(r: &replay::Replay) {
+    for w in &r.scene.warnings {
+        eprintln!("{w}");
+    }
 }

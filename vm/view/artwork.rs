@@ -10,6 +10,7 @@
 //! files come from anywhere, so their size is capped before decoding.
 
 use super::{Picture, Place, Scene, Shade, SQUARE};
+use crate::open::{GameFile, ZrfVariant};
 use crate::vm::Vm;
 use base64::Engine as _;
 use std::collections::HashMap;
@@ -133,7 +134,26 @@ fn bounds(r: &[i32; 4]) -> (f64, f64, f64, f64) {
     (l.min(r_), t.min(b), (r_ - l).abs(), (b - t).abs())
 }
 
+impl Artwork {
+    /// What a `.zrf` variant names: its board picture and grid geometry,
+    /// its pieces' pictures (the files found beside the `.zrf`, as
+    /// Zillions found them).
+    pub fn of_zrf(v: &ZrfVariant) -> Artwork {
+        let places = v.variant().board.as_ref().map(|b| b.places()).unwrap_or_default();
+        Artwork { board: v.board_image(), places, pieces: v.piece_images() }
+    }
+}
+
 impl Scene {
+    /// The scene of a game as its users know it: with the pictures of its
+    /// `.zrf` when it was opened from one, else drawn by `Scene::of`.
+    pub fn of_game(vm: &Vm, game: &GameFile) -> Scene {
+        match &game.zrf {
+            Some(v) => Scene::with_artwork(vm, &Artwork::of_zrf(v)),
+            None => Scene::of(vm),
+        }
+    }
+
     /// The scene of the game loaded in `vm`, drawn with its original
     /// pictures: positions where `art` puts them, the board picture under
     /// them and each piece's picture where there is one. What cannot be

@@ -32,7 +32,7 @@ pub fn of_moves(config: &Config, file: &GameFile, moves: &[String]) -> Result<(V
     vm.load_game(file).map_err(fail)?;
     vm.new_game().map_err(fail)?;
     vm.remember_position();
-    let scene = Scene::of(&vm);
+    let scene = Scene::of_game(&vm, file);
     let mut frames = vec![scene.frame(&vm)];
     let mut texts = Vec::with_capacity(moves.len());
     for (ply, text) in moves.iter().enumerate() {
