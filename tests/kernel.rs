@@ -678,3 +678,12 @@ fn link_and_make_links() {
     exec(&mut vm, "a1 c3 ' n $Link");
     assert_eq!(vm.game.board.link(0, 6), 2);
 }
+
+#[test]
+fn generation_variables_answer_the_move_being_made() {
+    // A drop that checks, at every square, the mirrors against the words.
+    let mut vm = game(": check-put ( -- ) $pos @ here = verify $player @ current-player = verify $from @ from = verify $piece @ current-piece = verify empty? verify drop add-move ; {moves checked {move} check-put moves} {pieces {piece} Pebble {drops} checked pieces}");
+    vm.generate_turn().unwrap();
+    assert_eq!(vm.game.store.count(), 18, "9 drops of Stone, 9 of Pebble");
+    vm.game.store.pop_list();
+}
