@@ -107,6 +107,18 @@ impl Dictionary {
         }
     }
 
+    /// `FORGET`: `name` finds `older` from now on, or nothing.
+    pub fn forget_name(&mut self, name: &[u8], older: Option<u32>) {
+        match older {
+            Some(xt) => {
+                self.names.insert(name.into(), xt);
+            }
+            None => {
+                self.names.shift_remove(name);
+            }
+        }
+    }
+
     pub fn find(&self, name: &[u8]) -> Option<u32> {
         self.names.get(name).copied()
     }

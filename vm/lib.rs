@@ -49,3 +49,7 @@ pub const STDLIB_CORE: &str = include_str!("../stdlib/core.4th");
 
 /// The Axiom vocabulary written in ForthScript (encodings, directives).
 pub const STDLIB_AXIOM: &str = include_str!("../stdlib/axiom.4th");
+
+/// The rest of the Axiom kernel vocabulary (the words of the original
+/// `axiom.4th` and `CORE.4TH` that are plain Forth), loaded last.
+pub const STDLIB_KERNEL: &str = include_str!("../stdlib/kernel.4th");

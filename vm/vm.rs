@@ -389,6 +389,9 @@ impl Vm {
         crate::game::register(&mut vm);
         vm.interpret_text("stdlib/core.4th", crate::STDLIB_CORE.as_bytes())?;
         vm.interpret_text("stdlib/axiom.4th", crate::STDLIB_AXIOM.as_bytes())?;
+        vm.interpret_text("stdlib/kernel.4th", crate::STDLIB_KERNEL.as_bytes())?;
+        vm.record_default_events();
+        vm.game.kernel.fence = vm.dict.words.len() as u32;
         Ok(vm)
     }
 

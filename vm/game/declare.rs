@@ -57,7 +57,7 @@ fn err(msg: impl Into<String>) -> VmError {
 
 
 impl Vm {
-    fn read_name(&mut self, after: &str) -> VmResult<String> {
+    pub(crate) fn read_name(&mut self, after: &str) -> VmResult<String> {
         let (name, _) = self.parse_name(after)?;
         Ok(String::from_utf8_lossy(&name).into_owned())
     }
@@ -95,11 +95,11 @@ impl Vm {
         Ok(pos)
     }
 
-    fn define_constant(&mut self, name: &str, value: i32) {
+    pub(crate) fn define_constant(&mut self, name: &str, value: i32) {
         self.add_thunk_word(name.as_bytes(), WordKind::Constant(value), &[Op::Lit(value), Op::Exit]);
     }
 
-    fn define_direction(&mut self, name: &str, dir: u32) {
+    pub(crate) fn define_direction(&mut self, name: &str, dir: u32) {
         let xt = self.add_thunk_word(name.as_bytes(), WordKind::Colon, &[Op::GStep(dir), Op::Exit]);
         self.dict.word_mut(xt).inline = true;
         self.dict.set_step(xt, dir);
@@ -109,7 +109,7 @@ impl Vm {
     /// directions stay as they are while moves are generated (the
     /// generator reads its tables through the whole generation): an
     /// error then; else native code built on the layout is thrown away.
-    fn change_layout(&mut self, word: &str) -> VmResult<()> {
+    pub(crate) fn change_layout(&mut self, word: &str) -> VmResult<()> {
         if self.game.gen.active {
             return Err(err(format!("`{word}` changes the board's layout, which cannot change while moves are being generated")));
         }
@@ -131,7 +131,7 @@ impl Vm {
     /// The value of a move type, defining it the first time it is seen. A
     /// name the script already made a CONSTANT keeps its value (move words
     /// often use a type before the `{moves` block that declares it).
-    fn move_type_value(&mut self, name: &str) -> VmResult<i32> {
+    pub(crate) fn move_type_value(&mut self, name: &str) -> VmResult<i32> {
         if let Some(&(_, v)) = self.game.move_types.iter().find(|(n, _)| n == name) {
             return Ok(v);
         }

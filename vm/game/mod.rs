@@ -28,6 +28,7 @@ pub mod board;
 pub mod buf;
 pub mod declare;
 pub mod generate;
+pub mod kernel;
 pub mod mailbox;
 pub mod moves;
 pub mod play;
@@ -160,6 +161,9 @@ pub struct Game {
     pub engine_named_at: Vec<crate::lexer::Pos>,
     /// The engines' limits, clock and reports, and the transposition table.
     pub search: crate::search::Search,
+    /// The kernel vocabulary's state (`kernel.rs`): the status text, the
+    /// default events, the mirrored variables' cells.
+    pub kernel: kernel::KernelState,
 }
 
 impl Game {
@@ -195,6 +199,7 @@ pub fn register(vm: &mut Vm) {
     generate::register(vm);
     play::register(vm);
     crate::search::script::register(vm);
+    kernel::register(vm);
 }
 
 /// Appends to the move under construction, if one is; None otherwise (the

@@ -92,7 +92,8 @@ impl Vm {
 
     #[cold]
     fn find_events(&mut self) {
-        let find = |name: &str| self.dict.find(name.as_bytes());
+        // The stdlib's default events count as not defined (kernel.rs).
+        let find = |name: &str| self.game_event(self.dict.find(name.as_bytes()));
         let events = Events {
             stamp: self.dict.words.len(),
             new_game: find("OnNewGame"),
@@ -192,6 +193,7 @@ impl Vm {
         self.refresh_events();
         let g = &mut self.game;
         g.store.clear();
+        g.kernel.status_text.clear();
         g.snapshots.clear();
         g.snapshot_count = 0;
         g.search.keys.clear_saved();
@@ -220,7 +222,7 @@ impl Vm {
     }
 
     /// `current-player` and friends follow the turn.
-    fn enter_turn(&mut self) {
+    pub(crate) fn enter_turn(&mut self) {
         let t = self.current_turn();
         self.game.gen.player = t.player;
         self.game.gen.for_player = t.for_player;
@@ -266,6 +268,8 @@ impl Vm {
     /// `$passTurnForced` exists to prevent).
     pub fn game_result(&mut self) -> VmResult<i32> {
         self.refresh_events();
+        // The message is the one this call's `OnIsGameOver` builds.
+        self.game.kernel.status_text.clear();
         let result = match self.game.events.is_game_over {
             Some(xt) => {
                 let mark = self.stack_marks();

@@ -138,6 +138,8 @@ impl Vm {
         s.info = Info { best_move: best.map(|mut b| { b.clear(); b }), current_move: current.map(|mut c| { c.clear(); c }), ..Info::default() };
         s.started = Some(now);
         s.deadline = s.limits.time.map(|t| now + t);
+        // `player-to-move` answers this player while the engine runs.
+        self.game.kernel.root_player = self.player_to_move();
         let chosen = match engine {
             Engine::First => Ok(range.start),
             Engine::Random => Ok(range.start + self.rand_within(0, 0, range.len() as i32 - 1) as usize),
@@ -145,6 +147,7 @@ impl Vm {
             Engine::Default => alphabeta::best_move(self),
             Engine::Uct => uct::best_move(self),
         };
+        self.game.kernel.root_player = 0;
         let s = &mut self.game.search;
         s.active = false;
         s.info.elapsed = now.elapsed();
