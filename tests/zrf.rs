@@ -154,6 +154,11 @@ fn every_game_verb_takes_a_zrf_and_a_variant() {
         assert!(o.status.success(), "{args:?}: {err}");
         assert!(!out.is_empty(), "{args:?}");
     }
+    // The game ends when a player's men are all blocked; its
+    // `OnIsGameOver` says so with `^"`, under the verdict.
+    let (out, _) = text(&axforth(&["--seed", "5", "play", HOP, "--variant", "Hop", "--watch", "--engine", "random"]));
+    let over = out.lines().position(|l| l.starts_with("game over: ")).unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(out.lines().nth(over + 1), Some("No man can step."), "{out}");
     let (out, _) = text(&axforth(&["perft", HOP, "2", "--variant", "Hop"]));
     assert!(out.starts_with("perft 2: 6 "), "{out}");
     let html = std::env::temp_dir().join(format!("axforth-zrf-view-{}.html", std::process::id()));
@@ -182,6 +187,17 @@ fn autoplay_takes_zrf_variants_and_the_originals_batch_form() {
     assert!(o.status.success(), "{err}");
     assert!(out.contains("\"Hop\"") && out.contains("\"Hop [random]\""), "{out}");
     assert!(out.contains("2 game(s) played"), "{out}");
+    // A game line and the record carry what `OnIsGameOver` said.
+    let json = std::env::temp_dir().join(format!("axforth-zrf-autoplay-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&json);
+    let o = axforth(&["--seed", "3", "autoplay", HOP, "--variant", "Hop", HOP, "--variant", "2", "-n", "1", "--engine", "random", "--json", json.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("{game over: No man can step., "), "{out}");
+    let record = std::fs::read_to_string(&json).unwrap();
+    let _ = std::fs::remove_file(&json);
+    assert!(record.contains("\"message\":\"No man can step.\""), "{record}");
+    assert!(record.contains("Hop.zrf#Hop\""), "the header names the variant: {record}");
 
     // `AutoPlay Hop Hop-(simple) 2`, run in the variants' folder.
     let o = axforth_in(&root().join("tests/zrf/Axiom/Hop"), &["--seed", "3", "autoplay", "Hop", "Hop-(simple)", "2", "--engine", "random", "-q"]);

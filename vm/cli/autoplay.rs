@@ -192,7 +192,14 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
             }
         }
         if !args.quiet {
-            bar.println(game_line(&header, &g));
+            // The bar is hidden when stderr is no terminal, and its
+            // println with it: the line then goes to stdout, as the
+            // original AutoPlay's did.
+            if bar.is_hidden() {
+                println!("{}", game_line(&header, &g));
+            } else {
+                bar.println(game_line(&header, &g));
+            }
         }
         games.push(g);
         let summary = Summary::new(&header, &games);
@@ -410,7 +417,10 @@ fn game_line(h: &Header, g: &GameRecord) -> String {
     let [a, b] = g.seats;
     let how = match &g.error {
         Some(e) => format!("error: {e}; again: {}", g.rerun.as_deref().unwrap_or("")),
-        None => format!("{}, {} plies", g.reason, g.plies),
+        None => match &g.message {
+            Some(m) => format!("{}: {}, {} plies", g.reason, m.trim_end().replace('\n', " / "), g.plies),
+            None => format!("{}, {} plies", g.reason, g.plies),
+        },
     };
     format!("Finished game {} ({} vs {}): {} {{{how}}}", g.index + 1, h.names[a], h.names[b], g.result)
 }

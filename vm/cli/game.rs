@@ -43,8 +43,17 @@ pub fn to_move(vm: &Vm) -> String {
     vm.game.player_name(vm.player_to_move())
 }
 
-/// "Black has won" for a score from the point of view of the player to move.
+/// "Black has won" for a score from the point of view of the player to
+/// move, and on a line of its own the message the game's `OnIsGameOver`
+/// built (`^"`, `^string`, `^number`), as Zillions showed it beside the result.
 pub fn verdict(vm: &Vm, score: i32) -> String {
+    match vm.game_over_message() {
+        Some(message) => format!("{}\n{}", winner(vm, score), message.trim_end()),
+        None => winner(vm, score),
+    }
+}
+
+fn winner(vm: &Vm, score: i32) -> String {
     let me = to_move(vm);
     // With two contestants, a loss is the other one's win.
     let contestants: Vec<&str> = vm.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.as_str()).collect();

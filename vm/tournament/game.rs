@@ -37,7 +37,7 @@ pub struct GameOptions {
 /// which case nothing of it counts.
 pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> Option<GameRecord> {
     let started = Instant::now();
-    let mut game = Game { vms: Vec::new(), moves: Vec::new(), engines: Default::default(), contestants: [0; 2] };
+    let mut game = Game { vms: Vec::new(), moves: Vec::new(), engines: Default::default(), contestants: [0; 2], message: None };
     let outcome = game.run(options, spec, stop);
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return None;
@@ -60,6 +60,7 @@ pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> O
         rerun: None,
         error,
         engines: game.engines,
+        message: game.message,
     })
 }
 
@@ -70,6 +71,8 @@ struct Game {
     engines: [EngineStats; 2],
     /// The players of seat 1 and seat 2.
     contestants: [i32; 2],
+    /// What the game's `OnIsGameOver` said when it ended the game.
+    message: Option<String>,
 }
 
 impl Game {
@@ -97,6 +100,7 @@ impl Game {
         while (self.moves.len() as u32) < options.max_plies {
             let score = self.generate()?;
             if score != UNKNOWN_SCORE {
+                self.message = self.vms[0].1.game_over_message();
                 return Ok((seat_result(&self.vms[0].1, score), "game over".into()));
             }
             let to_move = self.vms[0].1.player_to_move();

@@ -112,6 +112,9 @@ pub struct GameRecord {
     /// For a game that failed: the command that plays it again, alone.
     pub rerun: Option<String>,
     pub engines: [EngineStats; 2],
+    /// The text the game's `OnIsGameOver` built for its verdict (`^"`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 impl GameRecord {
@@ -220,6 +223,7 @@ mod tests {
             error: None,
             rerun: None,
             engines: Default::default(),
+            message: None,
         }
     }
 

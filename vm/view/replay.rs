@@ -70,6 +70,9 @@ pub fn of_record(config: &Config, header: &Header, record_dir: &Path, game: &Gam
     };
     replay.title = format!("{} vs {}, game {}", name(0), name(1), game.index + 1);
     replay.result = format!("{} {winner} ({}, {} plies)", game.result, game.reason, game.plies);
+    if let Some(m) = &game.message {
+        replay.result += &format!(": {}", m.trim_end());
+    }
     if let Some(e) = &game.error {
         replay.result += &format!(": {e}");
     }

@@ -9,4 +9,5 @@
 : step ( -- ) n verify empty? verify from here move add-move ;
 {moves man-moves {move} step moves}
 {pieces {piece} Man {moves} man-moves pieces}
-: OnIsGameOver ( -- score ) move-count 0= IF #LossScore ELSE #UnknownScore THEN ;
+: OnIsGameOver ( -- score )
+	move-count 0= IF ^" No man can step." #LossScore ELSE #UnknownScore THEN ;
