@@ -314,7 +314,7 @@ fn pictures_are_drawn_where_their_positions_are() {
     let game = work.join("art.4th");
     std::fs::write(&game, ART_GAME).unwrap();
     let moves: Vec<String> = vec!["White Man b1".into(), "Black King a3".into()];
-    let (vm, mut r) = replay::of_moves(&axforth::Config::default(), &game, &moves).unwrap();
+    let (vm, mut r) = replay::of_moves(&axforth::Config::default(), &axforth::open::GameFile::script(&game), &moves).unwrap();
     r.scene = Scene::with_artwork(&vm, &art);
     assert!(r.scene.warnings.is_empty(), "{:?}", r.scene.warnings);
     let page = work.join("art.html");

@@ -11,6 +11,8 @@ use pretty_assertions::assert_eq;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod bmp;
+
 const HOP: &str = "tests/zrf/Rules/Hop.zrf";
 
 fn root() -> &'static Path {
@@ -61,6 +63,14 @@ fn a_variant_loads_the_4th_named_after_its_title() {
     assert_eq!(name(file("3")), "hop-[random].4th");
     // No variant: the first.
     assert_eq!(name(GameFile::open(&root().join(HOP), None).unwrap().script), "Hop-(simple).4th");
+}
+
+#[test]
+fn a_zrf_beside_its_4th_opens_from_its_own_folder() {
+    let o = axforth_in(&root().join("tests/zrf/Axiom/Hop"), &["moves", "Beside.zrf"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out, "White to move (1 moves):\nMan b1 - b2\n");
 }
 
 #[test]
@@ -208,4 +218,55 @@ fn autoplay_takes_zrf_variants_and_the_originals_batch_form() {
     let o = axforth(&["autoplay", "scripts/othello/othello.4th", "--variant", "2", HOP]);
     assert!(!o.status.success());
     assert!(text(&o).1.contains("belongs to the .zrf file just before it"), "{}", text(&o).1);
+}
+
+/// Copies the test game's files into a fresh folder, with the pictures its
+/// `.zrf` names written there (`Images/Hop/…`, beside `Rules/`).
+fn game_with_pictures(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("axforth-zrf-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["Rules", "Axiom/Hop", "Images/Hop"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    for f in ["Rules/Hop.zrf", "Axiom/Hop/Hop.4th", "Axiom/Hop/Hop-(simple).4th"] {
+        std::fs::copy(root().join("tests/zrf").join(f), dir.join(f)).unwrap();
+    }
+    // A 170×170 board (the grid's rectangles start at 10,10, 50 apart), and
+    // 30×30 men on a magenta ground, the corner colour Zillions left out.
+    let board = bmp::bmp(4, 170, 170, &[[200, 180, 140], [90, 60, 30]], |x, y| u32::from((x / 50 + y / 50) % 2 == 1));
+    std::fs::write(dir.join("Images/Hop/board.bmp"), board).unwrap();
+    for (file, ink) in [("wman.bmp", bmp::rgb(250, 250, 250)), ("bman.bmp", bmp::rgb(20, 20, 20))] {
+        std::fs::write(dir.join("Images/Hop").join(file), bmp::bmp(24, 30, 30, &[], |x, y| if (5..25).contains(&x) && (5..25).contains(&y) { ink } else { bmp::rgb(255, 0, 255) })).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn view_and_svg_draw_a_zrf_game_with_its_own_pictures() {
+    let dir = game_with_pictures("pictures");
+    let o = axforth_in(&dir, &["view", "Rules/Hop.zrf", "--variant", "Hop", "-o", "hop.html"]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(text(&o).1.is_empty(), "no picture warning: {}", text(&o).1);
+    let page = std::fs::read_to_string(dir.join("hop.html")).unwrap();
+    // The board picture under the positions, and the men as pictures (one
+    // embedded copy per picture, drawn with `<use>`), not discs.
+    assert!(page.contains("data:image/png;base64,"), "embedded pictures");
+    assert!(page.matches("<image").count() >= 3, "board, white man, black man");
+    assert!(page.contains("<use"), "pieces drawn from their pictures");
+    // b2's rectangle is 60..110 both ways: its invisible square is there.
+    assert!(page.contains(r#"data-pos="b2" x="60" y="60""#), "{}", &page[..page.len().min(3000)]);
+
+    let o = axforth_in(&dir, &["show", "Rules/Hop.zrf", "--variant", "Hop", "--svg", "hop.svg"]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let svg = std::fs::read_to_string(dir.join("hop.svg")).unwrap();
+    assert!(svg.contains(r#"viewBox="0 0 170 170""#), "the board picture's size");
+    assert!(svg.contains("data:image/png;base64,"));
+
+    // Without the pictures, the drawing of today, and no warning: a
+    // .zrf's pictures are often not shipped with it.
+    let o = axforth(&["show", HOP, "--variant", "Hop", "--svg", dir.join("plain.svg").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let plain = std::fs::read_to_string(dir.join("plain.svg")).unwrap();
+    assert!(!plain.contains("data:image"), "nothing to embed");
+    let _ = std::fs::remove_dir_all(&dir);
 }

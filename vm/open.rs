@@ -56,7 +56,7 @@ impl ZrfVariant {
     /// A file the `.zrf` names (an image), as Zillions found it: relative
     /// to the `.zrf`'s folder, a backslash a separator, names without case.
     pub fn file(&self, written: &str) -> Option<PathBuf> {
-        let here = self.zrf.path.parent().unwrap_or(Path::new("."));
+        let here = self.zrf.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let path = here.join(written.replace('\\', "/"));
         let dir = find_without_case(path.parent()?)?;
         file_without_case(&dir, &path.file_name()?.to_string_lossy())
@@ -219,7 +219,7 @@ fn script_of(v: &ZrfVariant) -> Result<PathBuf, String> {
             variant.title.text
         ));
     };
-    let here = zrf.path.parent().unwrap_or(Path::new("."));
+    let here = zrf.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let engine_path = engine.text.replace('\\', "/");
     let folder_of_engine = Path::new(&engine_path).parent().unwrap_or(Path::new(""));
     let tried: Vec<PathBuf> = [here.to_path_buf(), here.join("..")].iter().map(|base| base.join(folder_of_engine)).collect();
@@ -277,6 +277,9 @@ fn find_without_case(path: &Path) -> Option<PathBuf> {
             }
             other => at.push(other.as_os_str()),
         }
+    }
+    if at.as_os_str().is_empty() {
+        at.push(".");
     }
     at.is_dir().then_some(at)
 }
