@@ -5,7 +5,6 @@ use anyhow::{Context, Result};
 use axforth::view::Scene;
 use axforth::game::UNKNOWN_SCORE;
 use axforth::open::{is_zrf, GameFile};
-use axforth::zrf::Zrf;
 use axforth::Config;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -40,14 +39,22 @@ pub fn variants(file: &Path) -> Result<()> {
     if !is_zrf(file) {
         anyhow::bail!("--variants lists the variants of a .zrf file; {} is a game script", file.display());
     }
-    let zrf = Zrf::read(file).map_err(|e| anyhow::anyhow!("{e}"))?;
-    for (i, v) in zrf.variants.iter().enumerate() {
-        let script = match GameFile::open(file, Some(&(i + 1).to_string())) {
-            Ok(g) => g.script.display().to_string(),
-            Err(e) => format!("no game: {}", e.lines().next().unwrap_or_default()),
+    let games = GameFile::open_all(file).map_err(anyhow::Error::msg)?;
+    for (i, game) in games.iter().enumerate() {
+        let (title, default, script) = match game {
+            Ok(g) => {
+                let v = g.zrf.as_ref().map(|z| z.variant());
+                (v.map_or(String::new(), |v| v.title.text.clone()), v.is_some_and(|v| v.default), g.script.display().to_string())
+            }
+            Err((label, e)) => (title_of(label), false, format!("no game: {}", e.lines().next().unwrap_or_default())),
         };
-        let default = if v.default { " (default)" } else { "" };
-        println!("{:>3}  {}{default}  ({script})", i + 1, v.title.text);
+        let default = if default { " (default)" } else { "" };
+        println!("{:>3}  {title}{default}  ({script})", i + 1);
     }
     Ok(())
+}
+
+/// The title in a label `FILE.zrf [Title]`.
+fn title_of(label: &str) -> String {
+    label.split_once(" [").map_or(label, |(_, t)| t.strip_suffix(']').unwrap_or(t)).to_string()
 }
