@@ -35,6 +35,15 @@ pub struct GameFile {
     pub zrf: Option<ZrfVariant>,
 }
 
+/// A variant of a `.zrf` that names no game axforth can load, and why.
+#[derive(Clone, Debug)]
+pub struct Unopened {
+    /// `Rules/X.zrf [Title]`.
+    pub label: String,
+    pub title: String,
+    pub error: String,
+}
+
 /// One variant of a read `.zrf`.
 #[derive(Clone, Debug)]
 pub struct ZrfVariant {
@@ -117,7 +126,7 @@ impl GameFile {
 
     /// Every variant a path names (one for a `.4th`), for `check`; a
     /// variant whose `.4th` cannot be found is an error of its own.
-    pub fn open_all(path: &Path) -> Result<Vec<Result<GameFile, (String, String)>>, String> {
+    pub fn open_all(path: &Path) -> Result<Vec<Result<GameFile, Unopened>>, String> {
         if !is_zrf(path) {
             return Ok(vec![Ok(GameFile::script(path))]);
         }
@@ -127,7 +136,7 @@ impl GameFile {
                 let v = ZrfVariant { zrf: zrf.clone(), index };
                 match script_of(&v) {
                     Ok(script) => Ok(GameFile { script, zrf: Some(v) }),
-                    Err(e) => Err((label(path, v.title()), e)),
+                    Err(error) => Err(Unopened { label: label(path, v.title()), title: v.title().to_string(), error }),
                 }
             })
             .collect())

@@ -5,7 +5,7 @@
 
 use anyhow::Result;
 use axforth::game::{Engine, UNKNOWN_SCORE};
-use axforth::open::{is_zrf, GameFile};
+use axforth::open::{is_zrf, GameFile, Unopened};
 use axforth::{Config, Vm};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -48,7 +48,7 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
             // failed check of its own, not the end of the run.
             match GameFile::open_all(&f) {
                 Ok(variants) => files.extend(variants),
-                Err(e) => files.push(Err((f.display().to_string(), e))),
+                Err(error) => files.push(Err(Unopened { label: f.display().to_string(), title: String::new(), error })),
             }
         }
     }
@@ -125,10 +125,10 @@ fn report_line(r: &Report) -> String {
     line
 }
 
-fn check_file(config: &Config, file: &Result<GameFile, (String, String)>, options: &CheckOptions) -> Report {
+fn check_file(config: &Config, file: &Result<GameFile, Unopened>, options: &CheckOptions) -> Report {
     let file = match file {
         Ok(f) => f,
-        Err((label, e)) => return Report { path: label.clone(), error: Some(first_lines(&format!("error: {e}"))), ..Report::default() },
+        Err(u) => return Report { path: u.label.clone(), error: Some(first_lines(&format!("error: {}", u.error))), ..Report::default() },
     };
     let report = Report { path: file.label(), ..Report::default() };
     let started = Instant::now();

@@ -46,15 +46,10 @@ pub fn variants(file: &Path) -> Result<()> {
                 let v = g.zrf.as_ref().map(|z| z.variant());
                 (v.map_or(String::new(), |v| v.title.text.clone()), v.is_some_and(|v| v.default), g.script.display().to_string())
             }
-            Err((label, e)) => (title_of(label), false, format!("no game: {}", e.lines().next().unwrap_or_default())),
+            Err(u) => (u.title.clone(), false, format!("no game: {}", u.error.lines().next().unwrap_or_default())),
         };
         let default = if default { " (default)" } else { "" };
         println!("{:>3}  {title}{default}  ({script})", i + 1);
     }
     Ok(())
-}
-
-/// The title in a label `FILE.zrf [Title]`.
-fn title_of(label: &str) -> String {
-    label.split_once(" [").map_or(label, |(_, t)| t.strip_suffix(']').unwrap_or(t)).to_string()
 }
