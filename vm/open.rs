@@ -253,7 +253,7 @@ fn script_of(v: &ZrfVariant) -> Result<PathBuf, String> {
 }
 
 /// `name` in `dir`, else ignoring case (as LOAD finds files).
-fn file_without_case(dir: &Path, name: &str) -> Option<PathBuf> {
+pub fn file_without_case(dir: &Path, name: &str) -> Option<PathBuf> {
     let exact = dir.join(name);
     if exact.is_file() {
         return Some(exact);

@@ -322,12 +322,7 @@ fn declares_players(file: &Path, seen: &mut Vec<PathBuf>) -> bool {
 
 /// LOAD's rule: the name in the folder, else ignoring case.
 pub fn resolve(dir: &Path, name: &str) -> Option<PathBuf> {
-    let exact = dir.join(name);
-    if exact.is_file() {
-        return Some(exact);
-    }
-    let want = name.to_lowercase();
-    std::fs::read_dir(dir).ok()?.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().to_lowercase() == want))
+    axforth::open::file_without_case(dir, name)
 }
 
 // ---- JSON -------------------------------------------------------------------------
