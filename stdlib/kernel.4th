@@ -34,6 +34,13 @@
 \ "SIZE ( str -- n ) bytes a string takes, rounded up to whole cells as
 \ the kernel rounded (one cell more when the string fills its last cell)
 : "SIZE ( str -- n )  C@ 1+ CELLSIZE + CELLSIZE / CELLS ;
+\ the DLL's counted-string words the kernel files build on (`34 WORD PAD
+\ ... HERE "MOVE`, `"=` on names): a game may use them as the kernel did
+: "COUNT ( str -- addr len )  COUNT ;
+: "MOVE ( str addr -- )  OVER C@ 1+ MOVE ;	\ the count byte and the text
+: "= ( str1 str2 -- ? )  \ the same count and text
+	OVER C@ 1+ 0 ?DO OVER I + C@ OVER I + C@ <> IF 2DROP FALSE UNLOOP EXIT THEN LOOP 2DROP TRUE ;
+CREATE PAD ( -- addr ) 256 ALLOT	\ scratch room for a counted string
 \ the run-time parts of ." S" ABORT" ^": axforth compiles strings as
 \ literals, so these take the string from the stack
 : (.")  ( str -- )      TYPE ;

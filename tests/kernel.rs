@@ -568,6 +568,10 @@ fn string_words() {
     assert_eq!(out, "Red+Blue");
     let out = exec(&mut vm, r#"CREATE big 300 ALLOT 250 big C! S" 0123456789" big "APPEND big C@ ."#);
     assert_eq!(out, "255 ");
+    // The DLL's words under them: "MOVE copies count and text, "= compares both.
+    let mut vm = new_vm();
+    let out = exec(&mut vm, r#"S" Red" PAD "MOVE PAD TYPE PAD "COUNT . . S" Red" PAD "= . S" Rex" PAD "= . S" Re" PAD "= ."#);
+    assert_eq!(out, format!("Red3 {} -1 0 0 ", stack("PAD 1+")[0]));
     // "SIZE: whole cells, one more when the text fills its last cell.
     assert_eq!(stack(r#"S" ab" "SIZE S" abc" "SIZE S" " "SIZE"#), vec![4, 8, 4]);
     assert_eq!(stack("LF"), vec![10]);
