@@ -74,6 +74,18 @@ fn a_zrf_beside_its_4th_opens_from_its_own_folder() {
 }
 
 #[test]
+fn the_engines_folder_may_start_above_the_zrf_or_be_missing() {
+    // Rules/Sub/Deep.zrf says `Axiom\Hop\axiom.dll`: two folders up.
+    let o = axforth(&["moves", "tests/zrf/Rules/Sub/Deep.zrf"]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert_eq!(text(&o).0, "White to move (1 moves):\nMan c1 - c2\n");
+    // An engine path of another machine: the .4th beside the .zrf.
+    let o = axforth(&["moves", "tests/zrf/Axiom/Hop/Elsewhere.zrf"]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert_eq!(text(&o).0, "White to move (1 moves):\nMan a1 - a2\n");
+}
+
+#[test]
 fn an_unknown_variant_lists_the_variants() {
     let e = GameFile::open(&root().join(HOP), Some("Hop Deluxe")).unwrap_err();
     assert!(e.contains("has no variant `Hop Deluxe`"), "{e}");

@@ -231,26 +231,35 @@ fn script_of(v: &ZrfVariant) -> Result<PathBuf, String> {
     let here = zrf.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let engine_path = engine.text.replace('\\', "/");
     let folder_of_engine = Path::new(&engine_path).parent().unwrap_or(Path::new(""));
-    let tried: Vec<PathBuf> = [here.to_path_buf(), here.join("..")].iter().map(|base| base.join(folder_of_engine)).collect();
-    let Some(folder) = tried.iter().find_map(|t| find_without_case(t)) else {
-        return Err(format!(
-            "{}: the Axiom engine's folder of `{}` is not found (the .zrf says `{}`; looked in {})",
-            zrf.place(engine.at),
-            variant.title.text,
-            engine.text,
-            tried.iter().map(|t| t.display().to_string()).collect::<Vec<_>>().join(" and ")
-        ));
-    };
     let file = format!("{}.4th", file_stem_of(&variant.title.text));
-    file_without_case(&folder, &file).ok_or_else(|| {
-        format!(
-            "{}: variant `{}` has no game script: Axiom loaded `{file}` from the engine's folder {}, and it is not there",
-            zrf.place(variant.title.at),
-            variant.title.text,
-            folder.display()
-        )
-    })
+    // The engine's folder relative to the .zrf's, else to a folder above
+    // it (Zillions' own, where `Axiom/Tavreli/axiom.dll` starts); last, the
+    // .zrf's own folder, where a port often keeps its .4th files.
+    let mut tried: Vec<PathBuf> = Vec::new();
+    let mut base = here.to_path_buf();
+    for _ in 0..=ENGINE_FOLDER_LEVELS {
+        tried.push(base.join(folder_of_engine));
+        base = base.join("..");
+    }
+    if !folder_of_engine.as_os_str().is_empty() {
+        tried.push(here.to_path_buf());
+    }
+    for folder in &tried {
+        if let Some(found) = find_without_case(folder).and_then(|dir| file_without_case(&dir, &file)) {
+            return Ok(found);
+        }
+    }
+    Err(format!(
+        "{}: variant `{}` has no game script: Axiom loaded `{file}` from the engine's folder (the .zrf says `{}`); looked in {}",
+        zrf.place(variant.title.at),
+        variant.title.text,
+        engine.text,
+        tried.iter().map(|t| t.display().to_string()).collect::<Vec<_>>().join(", ")
+    ))
 }
+
+/// How many folders above the `.zrf`'s the engine's folder is looked for.
+const ENGINE_FOLDER_LEVELS: usize = 3;
 
 /// `name` in `dir`, else ignoring case (as LOAD finds files).
 pub fn file_without_case(dir: &Path, name: &str) -> Option<PathBuf> {
