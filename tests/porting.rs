@@ -41,7 +41,7 @@ fn check_passes_the_bundled_games() {
         assert!(out.lines().any(|l| l.starts_with("ok ") && l.contains(&format!("scripts/{game}/"))), "{game}: {out}");
     }
     // Every variant found passes (the bundled variants grow with the games).
-    let summary = out.lines().find(|l| l.contains(" files: ")).unwrap_or_default();
+    let summary = out.lines().find(|l| l.contains(" variants: ")).unwrap_or_default();
     let counts: Vec<&str> = summary.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).collect();
     assert!(counts.len() >= 3 && counts[0] == counts[1] && counts[2] == "0" && counts[0] != "0", "{out}");
 }
@@ -60,7 +60,7 @@ fn check_names_the_error_and_its_place_and_fails() {
     assert!(detail[1].contains("broken.4th:2:"), "{out}");
     // The sloppy one passes, with its warning counted.
     assert!(out.lines().any(|l| l.starts_with("ok ") && l.contains("good.4th") && l.contains("1 warning(s)")), "{out}");
-    assert!(out.contains("2 files: 1 passed, 1 failed, 1 with warnings"), "{out}");
+    assert!(out.contains("2 variants: 1 passed, 1 failed, 1 with warnings"), "{out}");
     // The same as JSON.
     let o = axforth(&["check", path(&dir), "--json", "--games", "1"]);
     let json = text(&o.stdout);
@@ -226,7 +226,7 @@ fn check_finds_the_variants_of_a_folder_and_its_sub_folders() {
     let checked: Vec<&str> = out.lines().filter(|l| l.starts_with("ok ")).collect();
     assert_eq!(checked.len(), 2, "{out}");
     assert!(checked[0].contains("variant.4th") && checked[1].contains("other.4th"), "{out}");
-    assert!(out.contains("2 files: 2 passed, 0 failed, 2 with warnings"), "{out}");
+    assert!(out.contains("2 variants: 2 passed, 0 failed, 2 with warnings"), "{out}");
     // The warnings of each file go to stderr, once each.
     assert_eq!(text(&o.stderr).matches("warning: stack underflow in `put`").count(), 2, "{}", text(&o.stderr));
     // A folder with no game in it is an error.

@@ -197,7 +197,7 @@ fn check_checks_every_variant_of_a_zrf() {
     let (out, err) = text(&o);
     // "Hop Bad" and "Hop Lost" fail; the five others pass.
     assert!(!o.status.success(), "{out}{err}");
-    assert!(out.contains("7 files: 5 passed, 2 failed"), "{out}");
+    assert!(out.contains("7 variants: 5 passed, 2 failed"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("ok") && l.contains("[Hop Stuck]")), "{out}");
     assert!(out.lines().any(|l| l.starts_with("FAIL") && l.contains("[Hop Lost]")), "{out}");
 }

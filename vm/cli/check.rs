@@ -106,7 +106,7 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
     if options.json {
         println!("{}", json(&reports, options));
     } else {
-        println!("{} files: {} passed, {failed} failed, {warned} with warnings", reports.len(), reports.len() - failed);
+        println!("{} variants: {} passed, {failed} failed, {warned} with warnings", reports.len(), reports.len() - failed);
     }
     Ok(if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
