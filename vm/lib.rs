@@ -13,8 +13,8 @@
 //! - `jit`        native code for hot definitions (Cranelift), behind the interpreter
 //! - `outer`      the outer interpreter and LOAD
 //! - `zrf`        Zillions Rules Files: the reader and each variant's declarations
-//! - `open`       a game as users name it: a `.4th`, or a `.zrf` variant
-//!                (beside `outer`: runs the `.4th`, adds what the `.zrf` carries)
+//! - `open`       a game as users name it: a `.4th`, or a `.zrf` variant; beside
+//!   `outer`, it runs the `.4th` and adds what the `.zrf` carries
 //! - `compiler`   colon definitions into instructions, and the optimizer
 //! - `words`      native words of the language core
 //! - `see`        the decompiler behind SEE

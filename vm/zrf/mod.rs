@@ -9,11 +9,12 @@
 //!
 //! Module map:
 //! - `sexpr`: text → nodes (symbols, strings, numbers, lists), each with
-//!   its place; `;` comments; bytes in any 8-bit encoding
+//!   its place (`Span`), and the reader's errors; `;` comments; bytes in
+//!   any 8-bit encoding
 //! - `expand`: `(define …)` macros with `$1`…`$9`, `(include "file")`
 //! - `model`: the declarations of each variant, inherited from the game
-//!   block and overridden by the variant's own (the contract below);
-//!   `Zrf::read` is the entry point
+//!   block and overridden by the variant's own, as plain data
+//! - this file: `Zrf::read`, the entry point, driving the three above
 //! - `variants`: inheritance between game and variant blocks, and the
 //!   reading of each declaration's shape
 
@@ -23,3 +24,24 @@ pub mod sexpr;
 pub mod variants;
 
 pub use model::*;
+
+use std::path::Path;
+
+impl Zrf {
+    /// Reads the `.zrf` at `path` and the files it includes.
+    pub fn read(path: &Path) -> Result<Zrf, ZrfError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| ZrfError { message: format!("cannot read {}: {e}", path.display()), place: None })?;
+        Zrf::parse(path, &bytes)
+    }
+
+    /// Reads `bytes` as the `.zrf` at `path`: `path` names it in errors,
+    /// and includes are looked up beside it.
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Zrf, ZrfError> {
+        let mut files = Vec::new();
+        let forms = expand::expand_file(path, bytes, &mut files)?;
+        let variants = variants::build(&forms, &files)?;
+        Ok(Zrf { path: path.to_path_buf(), files, variants })
+    }
+
+}

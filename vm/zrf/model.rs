@@ -5,19 +5,10 @@
 //! Names are kept as written; Zillions compared them without case.
 
 use std::collections::HashSet;
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::sexpr::{self, Node};
-
-/// A place in one of the files read (the `.zrf` and what it includes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Span {
-    /// Index into `Zrf::files`.
-    pub file: u32,
-    /// Byte offset in that file's decoded text.
-    pub offset: u32,
-}
+pub use super::sexpr::{Span, ZrfError};
 
 /// A name as written, and where.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,26 +32,6 @@ pub struct SourceFile {
     pub text: String,
 }
 
-/// What went wrong reading a `.zrf`, and where (`FORTHSCRIPT.md` §4).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ZrfError {
-    pub message: String,
-    /// "file:line:col", when the error has a place.
-    pub place: Option<String>,
-}
-
-impl fmt::Display for ZrfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}", self.message)?;
-        if let Some(p) = &self.place {
-            write!(f, "\n  --> {p}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for ZrfError {}
-
 /// A whole `.zrf`: its files and its variants in menu order.
 #[derive(Clone, Debug)]
 pub struct Zrf {
@@ -73,22 +44,6 @@ pub struct Zrf {
 }
 
 impl Zrf {
-    /// Reads the `.zrf` at `path` and the files it includes.
-    pub fn read(path: &Path) -> Result<Zrf, ZrfError> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| ZrfError { message: format!("cannot read {}: {e}", path.display()), place: None })?;
-        Zrf::parse(path, &bytes)
-    }
-
-    /// Reads `bytes` as the `.zrf` at `path`: `path` names it in errors,
-    /// and includes are looked up beside it.
-    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Zrf, ZrfError> {
-        let mut files = Vec::new();
-        let forms = super::expand::expand_file(path, bytes, &mut files)?;
-        let variants = super::variants::build(&forms, &files)?;
-        Ok(Zrf { path: path.to_path_buf(), files, variants })
-    }
-
     /// "file:line:col" of a span in one of the files read.
     pub fn place(&self, at: Span) -> String {
         match usize::try_from(at.file).ok().and_then(|i| self.files.get(i)) {

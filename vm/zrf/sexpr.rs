@@ -1,14 +1,43 @@
 //! Text → nodes: the s-expression reader as Zillions read it, and the
 //! decoding of a `.zrf`'s bytes into text.
 //!
-//! Owns: `Node` (symbol, string, list, each with its `Span`), `decode`
+//! Owns: `Span` and `ZrfError` (a place in the files read, and what went
+//! wrong there), `Node` (symbol, string, list, each with its `Span`), `decode`
 //! (bytes in any encoding → text), `parse` (text → top-level nodes) and
 //! `place` (a byte offset → "file:line:col").
 
+use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::model::{Span, ZrfError};
+/// A place in one of the files read (the `.zrf` and what it includes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    /// Index into `Zrf::files`.
+    pub file: u32,
+    /// Byte offset in that file's decoded text.
+    pub offset: u32,
+}
+
+/// What went wrong reading a `.zrf`, and where (`FORTHSCRIPT.md` §4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZrfError {
+    pub message: String,
+    /// "file:line:col", when the error has a place.
+    pub place: Option<String>,
+}
+
+impl fmt::Display for ZrfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: {}", self.message)?;
+        if let Some(p) = &self.place {
+            write!(f, "\n  --> {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ZrfError {}
 
 /// Deepest list nesting read or produced. Real files nest about 20 deep;
 /// the bound keeps every recursive walk over nodes (expansion, the model,
