@@ -22,9 +22,10 @@ pub const MAX_MACRO_DEPTH: usize = 64;
 /// Nodes the expanded forms hold, over all files, counting a shared list
 /// once per use (what a walk over the forms visits). Macro-heavy real
 /// files make up to 3.1 million (`Dakon.zrf`, `Focus.zrf`: 100 KB of
-/// text); a macro bomb stops here, in a second or two, before its nodes
-/// could fill memory or make a walk over them endless.
-pub const MAX_NODES: usize = 16_000_000;
+/// text); a macro bomb stops here, in under a second and a few hundred MB
+/// at most, before its nodes could fill memory or make a walk over them
+/// endless. Two and a half times the largest real file.
+pub const MAX_NODES: usize = 8_000_000;
 /// Bytes of symbol and string text made by substitution (`$1$1$1…`).
 pub const MAX_TEXT_BYTES: usize = 64 << 20;
 /// Files including files. Real games include one file, once.
