@@ -44,18 +44,27 @@ pub struct Unopened {
     pub error: String,
 }
 
-/// One variant of a read `.zrf`.
+/// One variant of a read `.zrf`; made only here, from a position in
+/// `zrf.variants`, so that `variant()` always has one to answer.
 #[derive(Clone, Debug)]
 pub struct ZrfVariant {
-    pub zrf: Arc<Zrf>,
-    /// Index into `zrf.variants`.
-    pub index: usize,
+    zrf: Arc<Zrf>,
+    variant: Arc<Variant>,
 }
 
 impl ZrfVariant {
+    fn new(zrf: Arc<Zrf>, index: usize) -> Option<ZrfVariant> {
+        let variant = Arc::new(zrf.variants.get(index)?.clone());
+        Some(ZrfVariant { zrf, variant })
+    }
+
+    /// The whole `.zrf` the variant comes from.
+    pub fn zrf(&self) -> &Zrf {
+        &self.zrf
+    }
+
     pub fn variant(&self) -> &Variant {
-        // `index` is made only from the variants' own positions.
-        &self.zrf.variants[self.index.min(self.zrf.variants.len().saturating_sub(1))]
+        &self.variant
     }
 
     pub fn title(&self) -> &str {
@@ -117,10 +126,7 @@ impl GameFile {
             None => 0,
             Some(v) => choose(&zrf, v)?,
         };
-        if zrf.variants.is_empty() {
-            return Err(format!("{}: no variant to play (no `(game …)` block with a title)", path.display()));
-        }
-        let v = ZrfVariant { zrf, index };
+        let v = ZrfVariant::new(zrf, index).ok_or_else(|| format!("{}: no variant to play (no `(game …)` block with a title)", path.display()))?;
         Ok(GameFile { script: script_of(&v)?, zrf: Some(v) })
     }
 
@@ -132,12 +138,10 @@ impl GameFile {
         }
         let zrf = Arc::new(read(path)?);
         Ok((0..zrf.variants.len())
-            .map(|index| {
-                let v = ZrfVariant { zrf: zrf.clone(), index };
-                match script_of(&v) {
-                    Ok(script) => Ok(GameFile { script, zrf: Some(v) }),
-                    Err(error) => Err(Unopened { label: label(path, v.title()), title: v.title().to_string(), error }),
-                }
+            .filter_map(|index| ZrfVariant::new(zrf.clone(), index))
+            .map(|v| match script_of(&v) {
+                Ok(script) => Ok(GameFile { script, zrf: Some(v) }),
+                Err(error) => Err(Unopened { label: label(path, v.title()), title: v.title().to_string(), error }),
             })
             .collect())
     }
