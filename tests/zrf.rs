@@ -135,6 +135,18 @@ fn a_setup_name_the_4th_does_not_know_is_an_error_in_the_zrf() {
 }
 
 #[test]
+fn a_setup_position_the_4th_does_not_know_is_an_error_too() {
+    let dir = game_with_pictures("far");
+    std::fs::write(dir.join("Rules/Far.zrf"), "(game (title \"Hop\") (engine \"../Axiom/Hop/axiom.dll\")\n  (board-setup (White (Man a1 z9))))").unwrap();
+    let game = GameFile::open(&dir.join("Rules/Far.zrf"), None).unwrap();
+    let mut vm = Vm::new(Config::default()).unwrap();
+    let e = vm.load_game(&game).unwrap_err().to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(e.contains("names the position `z9`, which") && e.contains("Hop.4th does not declare in `board-setup`"), "{e}");
+    assert!(e.contains("Far.zrf:2:31"), "the place of z9: {e}");
+}
+
+#[test]
 fn pass_turn_forced_in_the_zrf_passes_a_player_without_moves() {
     let mut vm = load(Some("Hop Stuck")).unwrap();
     assert_eq!(moves(&mut vm), vec!["Pass"]);

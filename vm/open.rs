@@ -366,12 +366,18 @@ impl Vm {
     /// `.zrf`'s place, naming the `.4th`.
     fn zrf_setup(&self, variant: &Variant, script: &Path, pos: &dyn Fn(Span) -> Pos) -> VmResult<Vec<SetupLine>> {
         let game = &self.game;
-        let unknown = |what: &str, name: &Name, known: Vec<String>| -> VmError {
+        // The players and pieces are few: the error lists them; a board's
+        // positions are too many to.
+        let unknown = |what: &str, name: &Name, known: Option<Vec<String>>| -> VmError {
+            let listed = match known {
+                Some(names) if names.is_empty() => " (it declares none)".to_string(),
+                Some(names) => format!(" (it declares {})", names.join(", ")),
+                None => String::new(),
+            };
             let mut e = VmError::new(ErrorKind::Game(format!(
-                "the .zrf's board-setup names {what} `{}`, which {} does not declare (it declares {})",
+                "the .zrf's board-setup names {what} `{}`, which {} does not declare{listed}",
                 name.text,
                 script.display(),
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
             )));
             e.location = self.location(pos(name.at));
             e.word = Some("board-setup".into());
@@ -383,12 +389,12 @@ impl Vm {
                 .players
                 .iter()
                 .find(|p| entry.player.is(&p.name))
-                .ok_or_else(|| unknown("the player", &entry.player, game.players.iter().map(|p| p.name.clone()).collect()))?;
+                .ok_or_else(|| unknown("the player", &entry.player, Some(game.players.iter().map(|p| p.name.clone()).collect())))?;
             let piece = game
                 .pieces
                 .iter()
                 .find(|p| entry.piece.is(&p.name))
-                .ok_or_else(|| unknown("the piece", &entry.piece, game.pieces.iter().map(|p| p.name.clone()).collect()))?;
+                .ok_or_else(|| unknown("the piece", &entry.piece, Some(game.pieces.iter().map(|p| p.name.clone()).collect())))?;
             let mut positions = Vec::with_capacity(entry.positions.len());
             for name in &entry.positions {
                 let found = game.board.position_named(&name.text).or_else(|| {
@@ -396,7 +402,7 @@ impl Vm {
                 });
                 match found {
                     Some(p) => positions.push(game.board.name(p)),
-                    None => return Err(unknown("the position", name, Vec::new())),
+                    None => return Err(unknown("the position", name, None)),
                 }
             }
             lines.push(SetupLine { player: player.name.clone(), piece: piece.name.clone(), positions, at: pos(entry.player.at) });
