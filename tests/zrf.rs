@@ -159,16 +159,44 @@ fn pass_turn_forced_in_the_zrf_passes_a_player_without_moves() {
     assert_eq!(moves(&mut plain), Vec::<String>::new());
 }
 
+/// `play` with lines typed at the prompt.
+fn play_typing(variant: &str, typed: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_axforth"))
+        .args(["--seed", "1", "play", HOP, "--variant", variant, "--engine", "random"])
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(typed.as_bytes()).unwrap();
+    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned()
+}
+
+#[test]
+fn pass_turn_true_lets_the_human_pass_at_any_turn() {
+    // White passes with three moves open; Black then moves, and White is
+    // asked again on turn 3 (without the pass, `pass` is refused and `q`
+    // quits before Black moves).
+    let out = play_typing("Hop Free", "pass\nq\n");
+    assert!(out.contains("Black (random): Man "), "{out}");
+    let again = out.split("White to move, turn 3:").nth(1).unwrap_or_else(|| panic!("{out}"));
+    assert!(again.contains("Man a1 - a2") || again.contains("Man b1 - b2") || again.contains("Man c1 - c2"), "{out}");
+    // Without the option, `pass` is no move.
+    let out = play_typing("Hop", "pass\nq\n");
+    assert!(out.contains("`pass` is not a legal move"), "{out}");
+}
+
 #[test]
 fn show_lists_the_variants_and_draws_the_zrf_start() {
     let o = axforth(&["show", HOP, "--variants"]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 7, "{out}");
+    assert_eq!(lines.len(), 8, "{out}");
     assert!(lines[0].contains("1  Hop (simple)") && lines[0].contains("Hop-(simple).4th"), "{out}");
     assert!(lines[1].contains("2  Hop (default)"), "{out}");
-    assert!(lines[6].contains("7  Hop Lost") && lines[6].contains("no game"), "{out}");
+    assert!(lines[7].contains("8  Hop Lost") && lines[7].contains("no game"), "{out}");
 
     let o = axforth(&["show", HOP, "--variant", "Hop"]);
     let (out, err) = text(&o);
@@ -207,9 +235,9 @@ fn every_game_verb_takes_a_zrf_and_a_variant() {
 fn check_checks_every_variant_of_a_zrf() {
     let o = axforth(&["check", HOP, "--games", "1", "--max-plies", "20"]);
     let (out, err) = text(&o);
-    // "Hop Bad" and "Hop Lost" fail; the five others pass.
+    // "Hop Bad" and "Hop Lost" fail; the six others pass.
     assert!(!o.status.success(), "{out}{err}");
-    assert!(out.contains("7 variants: 5 passed, 2 failed"), "{out}");
+    assert!(out.contains("8 variants: 6 passed, 2 failed"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("ok") && l.contains("[Hop Stuck]")), "{out}");
     assert!(out.lines().any(|l| l.starts_with("FAIL") && l.contains("[Hop Lost]")), "{out}");
 }

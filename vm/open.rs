@@ -58,6 +58,18 @@ impl ZrfVariant {
         Some(ZrfVariant { zrf, variant })
     }
 
+    /// `(option "pass turn" true)`: Zillions let a human pass at any turn
+    /// (its Pass command). An engine passed only when its own moves held a
+    /// Pass, as Axiom's search generated its own moves.
+    pub fn human_may_pass(&self) -> bool {
+        self.option_is("pass turn", &["true"])
+    }
+
+    /// The option is given one of these values (without case).
+    fn option_is(&self, option: &str, values: &[&str]) -> bool {
+        self.variant.options.iter().any(|(name, value)| name.is(option) && values.iter().any(|v| value.eq_ignore_ascii_case(v)))
+    }
+
     /// The whole `.zrf` the variant comes from.
     pub fn zrf(&self) -> &Zrf {
         &self.zrf
@@ -353,8 +365,7 @@ impl Vm {
             );
             self.warnings.once(u64::MAX - 1, "zrf-setup", || text);
         }
-        let passes = variant.options.iter().any(|(name, value)| name.is("pass turn") && matches!(value.to_ascii_lowercase().as_str(), "forced" | "true"));
-        if passes {
+        if v.option_is("pass turn", &["forced", "true"]) {
             self.set_directive("$passTurnForced", true);
         }
         Ok(())

@@ -29,6 +29,7 @@ const HELP: &str = "\
              a text is enough when one move ends so (d4)
   moves, m   list the legal moves again
   board, b   show the board again
+  pass       pass the turn, when the game's .zrf has the option \"pass turn\" true
   quit, q    leave the game
   help, ?    this help";
 
@@ -61,6 +62,7 @@ pub fn play(config: Config, game: &GameFile, options: &PlayOptions, after: Optio
         })?;
         Some(p.value)
     };
+    let human_may_pass = game.zrf.as_ref().is_some_and(|v| v.human_may_pass());
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     for _ in 0..max_plies {
@@ -99,6 +101,12 @@ pub fn play(config: Config, game: &GameFile, options: &PlayOptions, after: Optio
                     "board" | "b" => {
                         print!("{}", axforth::game::show::render(&vm, colour));
                         continue;
+                    }
+                    // The .zrf's `(option "pass turn" true)`: Zillions' Pass
+                    // command, whatever the moves are.
+                    "pass" | "Pass" if human_may_pass && !texts.iter().any(|t| t == "Pass") => {
+                        vm.game.store.add_empty(true);
+                        break vm.game.store.current().end - 1;
                     }
                     _ => {}
                 }

@@ -1,0 +1,1 @@
+LOAD Hop.4th
