@@ -224,11 +224,17 @@ CREATE $buffer 1024 ALLOT	\ ( -- addr ) a move text's buffer
 : $UpdateSize ( -- )  ;
 : $GenerateGridNames ( -- )  ;
 : $DefinePosNames ( -- )  ;
+\ board[] ( pos -- addr ) the DLL's word under `piece-at`: the address of a
+\ position's cell. Reading through it is exact; a store through it skips
+\ the game words, as in the original (`check` reports the stale position
+\ keys such a store leaves).
+: board[] ( pos -- addr )  CELLS $board @ + ;
 
 \ ---- moves ----
 \ 1.40: .moveString ( m -- addr ) a cell holding the move's text
 VARIABLE (move-text)
 : .moveString ( m -- addr )  $MoveString (move-text) ! (move-text) ;
+: $Exit ( -- )  FALSE verify ;	\ the DLL's way out of a move word, under `verify`
 : last ( -- pos )  here ;	\ 1.40: the position modified last; here
 \ the move's current position (axforth does not track edits' order)
 

@@ -593,10 +593,26 @@ fn board_variables_answer_the_game() {
     // $board @ is position 0's cell: `$board @ pos CELLS + @` reads it.
     assert_eq!(exec(&mut vm, "$board @ a3 CELLS + @  a3 piece-at = ."), "-1 ");
     assert_eq!(exec(&mut vm, "$board @ a3 CELLS + @ #PieceType AND  Stone = ."), "-1 ");
+    // board[] (the DLL's word under piece-at): a position's cell.
+    assert_eq!(exec(&mut vm, "a3 board[] @  a3 piece-at = .  b2 board[] @ .  b2 board[] a3 board[] - ."), "-1 0 16 ");
     assert_eq!(exec(&mut vm, "player-count . $turnNumber @ turn-number = . player-to-move Red = ."), "2 -1 -1 ");
     // The grid arithmetic of the kernel over these: a1 is the bottom left.
     assert_eq!(exec(&mut vm, "97 1 $PositionToIndex a1 = . a1 $IndexToPosition . EMIT"), "-1 1 a");
     assert_eq!(exec(&mut vm, "3 $LegalRow? . 2 $LegalRow? . -1 $LegalPos? . 8 $LegalPos? ."), "0 -1 0 -1 ");
+}
+
+#[test]
+fn dollar_exit_leaves_the_move_word_as_a_failed_verify() {
+    // Drops only on the middle row: the others leave by `$Exit` before
+    // `add-move`, as the kernel's `verify` did.
+    let mut vm = new_vm();
+    exec(&mut vm, &GAME.replace(": put ( -- )  empty? verify drop add-move ;", ": put ( -- )  here a2 < here c2 > OR IF $Exit THEN drop add-move ;"));
+    vm.new_game().unwrap();
+    vm.generate_turn().unwrap();
+    let mut moves = vm.move_texts();
+    vm.game.store.pop_list();
+    moves.sort();
+    assert_eq!(moves, vec!["Red Stone a2", "Red Stone b2", "Red Stone c2"]);
 }
 
 #[test]
