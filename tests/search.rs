@@ -206,3 +206,101 @@ fn a_player_moving_twice_keeps_the_sign() {
     let (_, score) = choose(&mut vm, Engine::Default, Limits { tt_entries: 0, ..depth(2) });
     assert!(score.unwrap() > 1_000_000, "{score:?}");
 }
+
+// ---- players without a side: chance players and three contestants ----
+
+const CLEANER: &str = "tests/chance/tictactoe-cleaner.4th";
+const THREE: &str = "tests/chance/tictactoe-three.4th";
+
+fn uct(playouts: u64) -> Limits {
+    Limits { time: None, iterations: Some(playouts), ..Limits::default() }
+}
+
+/// Both built-in engines, each with enough search to see the position
+/// through.
+fn engines() -> [(Engine, Limits); 2] {
+    [(Engine::Default, depth(9)), (Engine::Uct, uct(20_000))]
+}
+
+#[test]
+fn with_a_chance_player_between_turns_the_engines_take_the_win_and_block_the_loss() {
+    // X, O, ?Cleaner: the player changes three times between X's turns.
+    for (engine, limits) in engines() {
+        // X: a1 b1 (c1 wins); O: a2 b2.
+        let mut vm = start(CLEANER, &["a1", "a2", "Pass", "b1", "b2", "Pass"]);
+        let (m, score) = choose(&mut vm, engine, limits.clone());
+        assert_eq!(m, "X Mark c1", "{engine:?}");
+        if engine == Engine::Default {
+            assert!(score.unwrap() > 1_000_000, "{score:?}");
+        }
+        // X: a1 c3; O: b2 b1.  O threatens b3: X must block it.
+        let mut vm = start(CLEANER, &["a1", "b2", "Pass", "c3", "b1", "Pass"]);
+        assert_eq!(choose(&mut vm, engine, limits.clone()).0, "X Mark b3", "{engine:?}");
+        // From the start, perfect play is a draw, cleaner or not.
+        if engine == Engine::Default {
+            let mut vm = start(CLEANER, &[]);
+            assert_eq!(choose(&mut vm, engine, limits).1, Some(0));
+        }
+    }
+}
+
+#[test]
+fn the_engines_bet_when_the_dice_favour_it_and_only_then() {
+    // A bet that wins on 2 faces of 3 is worth a third of a win; on 1
+    // face of 3 it is worth minus a third, and the safe draw is better.
+    // An engine that took the dice for an opponent would never bet; one
+    // that took them for a friend would always.
+    for (engine, limits) in engines() {
+        let mut vm = start("tests/chance/gamble-good.4th", &[]);
+        let (m, score) = choose(&mut vm, engine, limits.clone());
+        assert_eq!(m, "Me Stone a2", "{engine:?}");
+        if engine == Engine::Default {
+            let third = axforth::game::WIN_SCORE as f64 / 3.0;
+            assert!((score.unwrap() as f64 - third).abs() < 1000.0, "{score:?}: the mean of win, win, loss");
+        }
+        let mut vm = start("tests/chance/gamble-bad.4th", &[]);
+        let (m, score) = choose(&mut vm, engine, limits);
+        assert_eq!(m, "Me Stone a1", "{engine:?}");
+        if engine == Engine::Default {
+            assert_eq!(score, Some(0));
+        }
+    }
+}
+
+#[test]
+fn with_three_contestants_the_engines_take_the_win_and_block_the_next_threat() {
+    for (engine, limits) in engines() {
+        // X: a1 a2 (a3 wins); O: b1 b2 (b3 would win); Z: c3 c1.
+        let mut vm = start(THREE, &["a1", "b1", "c3", "a2", "b2", "c1"]);
+        assert_eq!(choose(&mut vm, engine, limits.clone()).0, "X Mark a3", "{engine:?}");
+        // X: a1 c1, no row to make; O: b1 b2 and Z: c3 a3 both need b3.
+        let mut vm = start(THREE, &["a1", "b1", "c3", "c1", "b2", "a3"]);
+        assert_eq!(choose(&mut vm, engine, limits).0, "X Mark b3", "{engine:?}");
+    }
+}
+
+#[test]
+fn uct_finds_the_fork_and_calls_the_start_even() {
+    let mut vm = start(TTT, &["a1", "b2", "c3", "a3"]);
+    assert_eq!(choose(&mut vm, Engine::Uct, uct(30_000)).0, "X Mark c1");
+    // From the start UCT's score is its mean credit per mille: near a
+    // draw's 500, far from a win or a loss.
+    let mut vm = start(TTT, &[]);
+    let score = choose(&mut vm, Engine::Uct, uct(30_000)).1.unwrap();
+    assert!((350..=750).contains(&score), "{score}");
+}
+
+#[test]
+fn a_player_without_a_side_throws_the_dice_whatever_its_engine() {
+    // The cleaner's one move, by every engine; the dice's faces spread.
+    let mut vm = start(CLEANER, &["a1", "a2"]);
+    for engine in [Engine::Default, Engine::Uct, Engine::Random] {
+        assert_eq!(choose(&mut vm, engine, depth(3)).0, "Pass");
+    }
+    let mut faces = std::collections::HashSet::new();
+    let mut vm = start("tests/chance/gamble-good.4th", &["a2"]);
+    for _ in 0..40 {
+        faces.insert(choose(&mut vm, Engine::Default, depth(3)).0);
+    }
+    assert_eq!(faces.len(), 3, "{faces:?}");
+}

@@ -3,7 +3,7 @@
 //! games, reproducible seeds, openings, SPRT, JSON Lines records that
 //! survive a kill and can be resumed, sharded and merged.
 
-use super::game::engine_named;
+use super::game::engine_choices;
 use anyhow::{anyhow, bail, Context, Result};
 use axforth::search::Limits;
 use axforth::tournament::game::GameOptions;
@@ -50,8 +50,9 @@ pub struct AutoplayArgs {
     /// Plies the built-in search looks ahead (with no --time-per-move, the games repeat exactly under --seed)
     #[arg(long)]
     depth: Option<u32>,
-    /// Every seat uses this engine: random, first, search, uct (a rules smoke test)
-    #[arg(long, value_parser = ["random", "first", "search", "uct"])]
+    /// Built-in engines instead of the files': one for every variant (random, first, search or uct),
+    /// or per variant as A=search,B=random (variants by letter, number from 1, or name)
+    #[arg(long, value_name = "ENGINE|V=ENGINE,...")]
     engine: Option<String>,
     /// UCB1's exploration constant for {UCT}
     #[arg(long, default_value_t = 1.4)]
@@ -122,8 +123,11 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
     let mut limits = Limits { time: header.time_per_move.map(Duration::from_secs_f64), depth: header.depth, ..Limits::default() };
     limits.uct_c = header.uct_c;
     limits.iterations = header.uct_playouts;
-    let engine = header.engine.as_deref().map(engine_named);
-    let options = GameOptions { files: files.clone(), openings, config: config.clone(), max_plies: header.max_plies, limits, engine, verbose: args.verbose };
+    let engines = match header.engine.as_deref() {
+        Some(text) => variant_engines(text, &header.names).map_err(anyhow::Error::msg)?,
+        None => Vec::new(),
+    };
+    let options = GameOptions { files: files.clone(), openings, config: config.clone(), max_plies: header.max_plies, limits, engines, verbose: args.verbose };
 
     let mut writer = match &record_path {
         Some(p) => {
@@ -305,11 +309,23 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
     if sprt.is_some() && files.len() != 2 {
         bail!("--sprt is for a match of two variants");
     }
+    // A variant given its own built-in engine is named with it: the same
+    // file may then play itself (`Random.4th Random.4th --engine
+    // A=search`). One engine for all names none.
+    let mut names: Vec<String> = files.iter().map(GameFile::name).collect();
+    if let Some(text) = args.engine.as_ref().filter(|t| t.contains('=')) {
+        let engines = variant_engines(text, &names).map_err(anyhow::Error::msg)?;
+        for (name, engine) in names.iter_mut().zip(engines) {
+            if let Some(e) = engine {
+                *name = format!("{name} [{}]", engine_label(e));
+            }
+        }
+    }
     let seed = config.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
     Ok(Header {
         kind: "header".into(),
         axforth: env!("CARGO_PKG_VERSION").into(),
-        names: files.iter().map(GameFile::name).collect(),
+        names,
         files: files.iter().map(GameFile::spec).collect(),
         seed,
         games,
@@ -328,6 +344,30 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
         sprt,
         shard,
     })
+}
+
+/// `--engine`'s choice per variant; a variant is named by its letter (A
+/// for the first), its number from 1, or its name.
+fn variant_engines(text: &str, names: &[String]) -> Result<Vec<Option<axforth::game::Engine>>, String> {
+    let letter = |i: usize| char::from(b'A' + (i % 26) as u8);
+    let seat = |who: &str| {
+        let by_letter = (who.len() == 1).then(|| names.iter().enumerate().position(|(i, _)| who.eq_ignore_ascii_case(&letter(i).to_string()))).flatten();
+        let by_number = who.parse::<usize>().ok().filter(|&k| (1..=names.len()).contains(&k)).map(|k| k - 1);
+        let plain = |n: &String| n.split(" [").next().unwrap_or_default().to_string();
+        by_letter.or(by_number).or_else(|| names.iter().position(|n| plain(n).eq_ignore_ascii_case(who)))
+    };
+    let listed: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("{} or {} = {n}", letter(i), i + 1)).collect();
+    engine_choices(text, names.len(), seat, &listed.join(", "))
+}
+
+fn engine_label(e: axforth::game::Engine) -> &'static str {
+    use axforth::game::Engine;
+    match e {
+        Engine::Random => "random",
+        Engine::First => "first",
+        Engine::Uct => "uct",
+        _ => "search",
+    }
 }
 
 /// The command that plays game `index` of this tournament again, alone:

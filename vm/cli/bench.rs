@@ -248,7 +248,7 @@ fn autoplay(config: Config, game: &Path) -> Result<()> {
             config: config.clone(),
             max_plies: 1000,
             limits: Limits { time: None, depth: Some(2), ..Limits::default() },
-            engine: Some(Engine::Default),
+            engines: vec![Some(Engine::Default); 2],
             verbose: false,
         };
         let schedule = Schedule { variants: 2, games, gauntlet: false, openings: 0, seed: 1, shard: (0, 1) };

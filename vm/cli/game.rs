@@ -75,13 +75,36 @@ pub fn print_warnings(vm: &mut Vm) {
     }
 }
 
+/// The built-in engines the command line names.
+pub const ENGINE_NAMES: &str = "random, first, search or uct";
+
 /// An engine by the name the command line gives it.
-pub fn engine_named(name: &str) -> axforth::game::Engine {
+pub fn engine_named(name: &str) -> Result<axforth::game::Engine, String> {
     use axforth::game::Engine;
-    match name {
-        "random" => Engine::Random,
-        "first" => Engine::First,
-        "uct" => Engine::Uct,
-        _ => Engine::Default,
+    match name.trim().to_ascii_lowercase().as_str() {
+        "random" => Ok(Engine::Random),
+        "first" => Ok(Engine::First),
+        "uct" => Ok(Engine::Uct),
+        "search" | "alphabeta" | "alpha-beta" => Ok(Engine::Default),
+        other => Err(format!("no built-in engine `{other}`: the engines are {ENGINE_NAMES}")),
     }
+}
+
+/// `--engine`: one engine for every seat (`search`), or some seats'
+/// engines (`A=search,B=random`); answers each of the `n` seats' choice
+/// (None: the file's). `seat` finds a seat by the name given before `=`;
+/// `seats` lists the names for the error.
+pub fn engine_choices(text: &str, n: usize, seat: impl Fn(&str) -> Option<usize>, seats: &str) -> Result<Vec<Option<axforth::game::Engine>>, String> {
+    if !text.contains('=') {
+        return Ok(vec![Some(engine_named(text)?); n]);
+    }
+    let mut choices = vec![None; n];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((who, engine)) = part.split_once('=') else {
+            return Err(format!("--engine `{part}`: give SEAT=ENGINE (seats: {seats})"));
+        };
+        let k = seat(who.trim()).ok_or_else(|| format!("--engine `{part}`: no seat `{}` (seats: {seats})", who.trim()))?;
+        choices[k] = Some(engine_named(engine)?);
+    }
+    Ok(choices)
 }

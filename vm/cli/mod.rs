@@ -162,8 +162,9 @@ enum Command {
         /// Seconds the built-in search engine thinks per move
         #[arg(long, default_value = "1", value_parser = seconds)]
         think: Duration,
-        /// Every engine player uses this engine instead of the file's: random, first, search or uct
-        #[arg(long, value_parser = ["random", "first", "search", "uct"])]
+        /// Built-in engines instead of the file's: one for every player (random, first, search or uct), or per player as
+        /// South=search,North=uct
+        #[arg(long, value_name = "ENGINE|PLAYER=ENGINE,...")]
         engine: Option<String>,
         #[command(flatten)]
         after: After,

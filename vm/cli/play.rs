@@ -16,7 +16,8 @@ pub struct PlayOptions<'a> {
     pub max_plies: u32,
     /// How long the built-in search thinks per move.
     pub think: std::time::Duration,
-    /// `random`, `first` or `search` for every engine player.
+    /// `--engine`: a built-in engine for every contestant, or
+    /// `PLAYER=ENGINE,…` for some.
     pub engine: Option<&'a str>,
     /// With `watch`: the pause after each move's board.
     pub delay: std::time::Duration,
@@ -45,10 +46,16 @@ pub fn play(config: Config, game: &GameFile, options: &PlayOptions, after: Optio
     let PlayOptions { human, watch, max_plies, think, engine, delay } = *options;
     let mut vm = start(config, game, after)?;
     vm.game.search.limits.time = Some(think);
-    if let Some(name) = engine {
-        let engine = super::game::engine_named(name);
-        for p in &mut vm.game.players {
-            p.engine = engine;
+    if let Some(text) = engine {
+        // Contestants only: a chance player's moves are the dice.
+        let contestants: Vec<usize> = (0..vm.game.players.len()).filter(|&i| vm.game.is_contestant(vm.game.players[i].value)).collect();
+        let names: Vec<String> = contestants.iter().map(|&i| vm.game.players[i].name.clone()).collect();
+        let seat = |who: &str| names.iter().position(|n| n.eq_ignore_ascii_case(who));
+        let choices = super::game::engine_choices(text, names.len(), seat, &names.join(", ")).map_err(anyhow::Error::msg)?;
+        for (&i, choice) in contestants.iter().zip(choices) {
+            if let Some(e) = choice {
+                vm.game.players[i].engine = e;
+            }
         }
     }
     let colour = std::io::stdout().is_terminal() && console::colors_enabled();

@@ -207,7 +207,7 @@ impl Vm {
         };
         let k = list.len() as i32 + 1;
         let value = (k * PLAYER_BASE) | if neutral { NEUTRAL } else { 0 };
-        list.push(PlayerDecl { name: name.clone(), value, neutral, engine: Engine::Default });
+        list.push(PlayerDecl { name: name.clone(), value, neutral, chance: false, engine: Engine::Default });
         self.define_constant(&name, value);
         Ok(())
     }
@@ -294,6 +294,7 @@ impl Vm {
             return Err(err("the game has no turns: every player is neutral"));
         }
         self.check_loaded()?;
+        self.game.classify_players();
         self.game.ready = true;
         Ok(())
     }

@@ -78,6 +78,9 @@ pub struct PlayerDecl {
     /// `k * 2048`, `| 1024` for a neutral player.
     pub value: i32,
     pub neutral: bool,
+    /// A chance player (`Game::is_contestant`), decided when the game
+    /// finishes loading.
+    pub chance: bool,
     pub engine: Engine,
 }
 
@@ -169,6 +172,42 @@ pub struct Game {
 impl Game {
     pub fn player(&self, value: i32) -> Option<&PlayerDecl> {
         self.players.iter().find(|p| p.value == value)
+    }
+
+    /// A contestant plays to win. The others have no side: neutral
+    /// players, and chance players, whose moves are the throw of the dice
+    /// (Zillions' `?Name` players, such as `?Dice` and `?Cleaner`, and a
+    /// `{random}` player other than the seats, the first two players
+    /// that are neither).
+    pub fn is_contestant(&self, value: i32) -> bool {
+        self.player(value).is_some_and(|p| !p.neutral && !p.chance)
+    }
+
+    /// The contestants, in `{players}` order.
+    pub fn contestants(&self) -> impl Iterator<Item = &PlayerDecl> {
+        self.players.iter().filter(|p| !p.neutral && !p.chance)
+    }
+
+    /// The two players a tournament seats: the first two contestants.
+    pub fn seats(&self) -> Vec<i32> {
+        self.contestants().map(|p| p.value).take(2).collect()
+    }
+
+    /// The contestant a turn's moves serve: its player's, or under
+    /// `{for-player}` when a player without a side moves a contestant's
+    /// pieces, that contestant; None when no one gains (a chance or
+    /// neutral player moving for itself or for another without a side).
+    pub fn side_of(&self, turn: Turn) -> Option<i32> {
+        [turn.player, turn.for_player].into_iter().find(|&p| self.is_contestant(p))
+    }
+
+    /// Decides which players are chance players (`is_contestant`).
+    pub(crate) fn classify_players(&mut self) {
+        let named_chance = |p: &PlayerDecl| !p.neutral && p.name.starts_with('?');
+        let seats: Vec<i32> = self.players.iter().filter(|p| !p.neutral && !named_chance(p)).map(|p| p.value).take(2).collect();
+        for p in &mut self.players {
+            p.chance = named_chance(p) || (!p.neutral && p.engine == Engine::Random && !seats.contains(&p.value));
+        }
     }
 
     pub fn player_name(&self, value: i32) -> String {

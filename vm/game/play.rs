@@ -241,6 +241,11 @@ impl Vm {
         self.current_turn().player
     }
 
+    /// The contestant the move to make serves (`Game::side_of`).
+    pub fn side_to_move(&self) -> Option<i32> {
+        self.game.side_of(self.current_turn())
+    }
+
     /// Pushes the move list of the player to move. A chain of partial moves
     /// with no continuation ends, and the turn passes on.
     pub fn generate_turn(&mut self) -> VmResult<()> {
@@ -586,19 +591,35 @@ impl Vm {
         self.game.player(p).map_or(Engine::Default, |d| d.engine)
     }
 
-    /// Evaluation from the point of view of the player to move.
+    /// Evaluation from the point of view of the player to move:
+    /// `OnEvaluate`, or with none the material balance (the `{value}`s of
+    /// the player's pieces on the board less everyone else's): the one
+    /// measure every game declares, as Zillions' own default was.
     pub fn evaluate(&mut self) -> VmResult<i32> {
         self.refresh_events();
         match self.game.events.evaluate {
             Some(xt) => self.call_in_frame(xt, &[], "OnEvaluate", 1),
             None => {
-                let me = self.player_to_move();
+                let me = self.game.gen.player;
                 self.push(me)?;
                 let xt = self.find_or_fail(b"material-balance")?;
                 self.execute(xt)?;
                 self.pop()
             }
         }
+    }
+}
+
+impl Vm {
+    /// Evaluation from `player`'s point of view, whoever is to move: the
+    /// generation context (`current-player`, `friend?`) says `player`
+    /// while `OnEvaluate` runs.
+    pub fn evaluate_as(&mut self, player: i32) -> VmResult<i32> {
+        let saved = (self.game.gen.player, self.game.gen.for_player);
+        (self.game.gen.player, self.game.gen.for_player) = (player, player);
+        let e = self.evaluate();
+        (self.game.gen.player, self.game.gen.for_player) = saved;
+        e
     }
 }
 

@@ -1,13 +1,37 @@
-//! The default engine: iterative deepening over negamax with alpha-beta
-//! and principal-variation search, `OnEvaluate` (or the material balance)
-//! at the horizon, `OnIsGameOver` for finished positions, the
-//! transposition table, and move ordering (table move, history).
+//! The default engine: iterative deepening over alpha-beta with
+//! principal-variation search, `OnEvaluate` (or the material balance) at
+//! the horizon, `OnIsGameOver` for finished positions, the transposition
+//! table, and move ordering (table move, history).
 //!
-//! Scores are from the point of view of the player to move. A move after
-//! which the same player moves again (a partial chain, or a turn order
-//! that repeats a player) keeps the sign; a partial step does not use up
-//! depth, so a chain is searched as one turn. Other players are treated
-//! as opponents (the paranoid reading of a multi-player turn order).
+//! Every score is in the frame of the *root side*, the contestant the
+//! engine moves for (`Game::side_of`), whoever moves at the node. A node
+//! is one of three kinds, by the side its mover serves:
+//! - **max**: the root side moves (its partial steps and repeated turns
+//!   included): the best child;
+//! - **min**: another contestant moves: the worst child for the root side.
+//!   With two contestants this is minimax; with more it is the paranoid
+//!   reading (every other contestant against the root side), which keeps
+//!   alpha-beta's pruning where max^n has almost none;
+//! - **chance**: a player without a side moves (a `?Dice`, a `?Cleaner`,
+//!   a neutral player): the average over its moves, each as likely, as the
+//!   `{random}` engine plays them. Windows are narrowed by *-minimax
+//!   (Ballard's Star1) within the bound every score lies in, so a chance
+//!   node with one move is transparent and the last of several is searched
+//!   with the window that still matters.
+//!
+//! Depth counts the contestants' whole moves: a partial step and a chance
+//! player's move use none, so a chain is searched as one turn and the dice
+//! are thrown before the horizon is reached. A path longer than `MAX_PLY`
+//! is evaluated where it stands.
+//!
+//! At the horizon the mover's `OnEvaluate` is turned into the root side's
+//! frame: as it is for the root side, negated for the other of two
+//! contestants (a zero-sum game); for a third contestant or a player
+//! without a side the root side's own view is asked for
+//! (`Vm::evaluate_as`). A game result is read by `settle`.
+//!
+//! The table keeps scores in the root side's frame, so its keys carry the
+//! root side: each contestant's searches find their own entries.
 //!
 //! A position that repeats one of the game or of the search path scores
 //! as a draw; the path is pushed on the game's history while it is
@@ -21,11 +45,61 @@ use crate::vm::Vm;
 
 const INFINITY: i64 = i64::MAX / 4;
 const MAX_DEPTH: u32 = 64;
+/// A path this long (partial steps and chance moves included) is
+/// evaluated where it stands.
+const MAX_PLY: u32 = 128;
+/// Every score lies within ±BOUND: evaluations are `i32`s, game results a
+/// little beyond a win. *-minimax's bounds for chance nodes.
+const BOUND: i64 = (1 << 31) + 2 * MAX_DEPTH as i64;
 /// Scores this far from a win or a loss are forced results.
 const FORCED: i64 = WIN_SCORE as i64 - 1000;
 /// The table depth of a result that no horizon limited (its whole tree
 /// was searched to the end of the game): good for any depth.
 const COMPLETE: u32 = 1000;
+
+/// Who a game result is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Settled {
+    Draw,
+    Won(i32),
+    Lost(i32),
+}
+
+/// Reads `OnIsGameOver`'s score `r`, given for the player to move (whose
+/// side is `side`) after a move made for `by`. A win is the side's. A loss
+/// is the win of the side that just moved, when that was another (in a
+/// game of three, the one who completed the row, not whoever moves next);
+/// otherwise the side's own loss. The verdict of a player without a side
+/// is a draw, as the tournament scores it.
+pub fn settle(side: Option<i32>, by: Option<i32>, r: i32) -> Settled {
+    match side {
+        None => Settled::Draw,
+        Some(_) if r == 0 => Settled::Draw,
+        Some(s) if r > 0 => Settled::Won(s),
+        Some(s) => match by {
+            Some(b) if b != s => Settled::Won(b),
+            _ => Settled::Lost(s),
+        },
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Max,
+    Min,
+    Chance,
+}
+
+/// One search: whom it plays for, and the ordering state it owns.
+struct Searcher<'a> {
+    ordering: &'a mut Ordering,
+    /// The contestant the engine moves for.
+    root: i32,
+    /// Exactly two contestants: the other's evaluation is ours negated.
+    zero_sum: bool,
+    /// Mixed into table keys: the scores are the root side's.
+    salt: u64,
+}
 
 pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
     let range = vm.game.store.current();
@@ -38,40 +112,13 @@ pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
     let mut ordering = std::mem::replace(&mut vm.game.search.ordering, Ordering::placeholder());
     ordering.age();
     ordering.stack.clear();
-    let result = iterate(vm, &mut ordering);
+    let root = vm.side_to_move().unwrap_or_else(|| vm.player_to_move());
+    let zero_sum = vm.game.contestants().count() == 2;
+    let salt = (root as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut searcher = Searcher { ordering: &mut ordering, root, zero_sum, salt };
+    let result = searcher.iterate(vm);
     vm.game.search.ordering = ordering;
     result
-}
-
-fn iterate(vm: &mut Vm, ordering: &mut Ordering) -> VmResult<usize> {
-    let range = vm.game.store.current();
-    let max_depth = vm.game.search.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    // Root moves, best first after each iteration.
-    let mut root: Vec<usize> = range.collect();
-    let mut best = root[0];
-    for depth in 1..=max_depth {
-        let horizon = ordering.horizon;
-        match search_root(vm, ordering, &mut root, depth) {
-            Ok((m, score)) => {
-                best = m;
-                let info = &mut vm.game.search.info;
-                info.depth = depth;
-                info.score = Some(score.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
-                if score.abs() >= FORCED || ordering.horizon == horizon {
-                    // A forced result, or the whole game tree was seen:
-                    // deeper search cannot change it.
-                    break;
-                }
-            }
-            // Out of time (depth 1 always finishes unless told to stop).
-            Err(e) if e.is_interrupt() => break,
-            Err(e) => return Err(e),
-        }
-        if vm.game.search.should_stop() {
-            break;
-        }
-    }
-    Ok(best)
 }
 
 trait Interrupt {
@@ -84,146 +131,256 @@ impl Interrupt for crate::error::VmError {
     }
 }
 
-/// Searches every root move; answers the best and its score, and moves it
-/// to the front for the next iteration.
-fn search_root(vm: &mut Vm, ordering: &mut Ordering, root: &mut [usize], depth: u32) -> VmResult<(usize, i64)> {
-    let mut alpha = -INFINITY;
-    let mut best = 0;
-    for (i, &m) in root.iter().enumerate() {
-        let s = if i == 0 {
-            child(vm, ordering, m, depth, alpha, INFINITY, depth > 1)?
-        } else {
-            let s = child(vm, ordering, m, depth, alpha, alpha + 1, depth > 1)?;
-            if s > alpha {
-                child(vm, ordering, m, depth, alpha, INFINITY, depth > 1)?
-            } else {
-                s
-            }
-        };
-        if s > alpha {
-            alpha = s;
-            best = i;
-        }
-    }
-    root[..=best].rotate_right(1);
-    Ok((root[0], alpha))
-}
-
-/// The score of move m for the player making it, searched `depth` plies
-/// from here (window alpha..beta from the mover's side).
-fn child(vm: &mut Vm, ordering: &mut Ordering, m: usize, depth: u32, alpha: i64, beta: i64, may_stop: bool) -> VmResult<i64> {
-    if may_stop && vm.game.search.should_stop() {
-        return Err(interrupted());
-    }
-    let mover = vm.player_to_move();
-    let turn = vm.game.turn;
-    let partial = vm.game.store.moves[m].is_partial();
-    vm.push_board()?;
-    vm.game.search.info.nodes += 1;
-    let s = vm.make_move(m).and_then(|()| {
-        let rest = if partial { depth } else { depth - 1 };
-        let key = vm.position_key();
-        if vm.game.history.contains(&key) {
-            return Ok(0); // a repetition: a draw
-        }
-        vm.game.history.push(key);
-        let s = if vm.player_to_move() == mover {
-            negamax(vm, ordering, key, rest, alpha, beta)
-        } else {
-            negamax(vm, ordering, key, rest, -beta, -alpha).map(|s| -s)
-        };
-        vm.game.history.pop();
-        s
-    });
-    vm.pop_board()?;
-    vm.game.turn = turn;
-    s
-}
-
-/// The score of the position for the player to move on entry (alpha..beta
-/// in that player's frame). Generating may end a partial chain that has no
-/// continuation and pass the turn on: the node is then searched in the
-/// frame of the player who really moves, and the score turned back.
-fn negamax(vm: &mut Vm, ordering: &mut Ordering, key: u64, depth: u32, alpha: i64, beta: i64) -> VmResult<i64> {
-    let entry = vm.player_to_move();
-    let mut first = None;
-    if let Some(e) = vm.game.search.tt.probe(key) {
-        if e.depth as u32 >= depth {
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
-            if cut {
-                if (e.depth as u32) < COMPLETE {
-                    ordering.horizon += 1;
+impl Searcher<'_> {
+    fn iterate(&mut self, vm: &mut Vm) -> VmResult<usize> {
+        let range = vm.game.store.current();
+        let max_depth = vm.game.search.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        // Root moves, best first after each iteration.
+        let mut root: Vec<usize> = range.collect();
+        let mut best = root[0];
+        for depth in 1..=max_depth {
+            let horizon = self.ordering.horizon;
+            match self.search_root(vm, &mut root, depth) {
+                Ok((m, score)) => {
+                    best = m;
+                    let info = &mut vm.game.search.info;
+                    info.depth = depth;
+                    info.score = Some(score.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+                    if score.abs() >= FORCED || self.ordering.horizon == horizon {
+                        // A forced result, or the whole game tree was seen:
+                        // deeper search cannot change it.
+                        break;
+                    }
                 }
-                return Ok(e.score);
+                // Out of time (depth 1 always finishes unless told to stop).
+                Err(e) if e.is_interrupt() => break,
+                Err(e) => return Err(e),
+            }
+            if vm.game.search.should_stop() {
+                break;
             }
         }
-        first = (e.best > 0).then(|| e.best as usize - 1);
+        Ok(best)
     }
-    vm.generate_turn()?;
-    let flip = vm.player_to_move() != entry;
-    let (mut alpha, beta) = if flip { (-beta, -alpha) } else { (alpha, beta) };
-    let alpha0 = alpha;
-    let base = ordering.stack.len();
-    let result = (|| {
-        let r = vm.game_result()?;
-        if r != UNKNOWN_SCORE {
-            // Prefer quick wins and slow losses.
-            return Ok(r as i64 + (r as i64).signum() * depth as i64);
-        }
-        if depth == 0 {
-            ordering.horizon += 1;
-            return Ok(vm.evaluate()? as i64);
-        }
-        let horizon = ordering.horizon;
-        let start = vm.game.store.current().start;
-        let at = ordering.push_ordered(&vm.game.store, first);
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        for i in at..ordering.stack.len() {
-            let m = ordering.stack[i];
-            let s = if i == at {
-                child(vm, ordering, m, depth, alpha, beta, true)?
+
+    /// Searches every root move (the root is a max node); answers the best
+    /// and its score, and moves it to the front for the next iteration.
+    fn search_root(&mut self, vm: &mut Vm, root: &mut [usize], depth: u32) -> VmResult<(usize, i64)> {
+        let mut alpha = -INFINITY;
+        let mut best = 0;
+        for (i, &m) in root.iter().enumerate() {
+            let s = if i == 0 {
+                self.child(vm, m, depth, 0, alpha, INFINITY, depth > 1)?
             } else {
-                let s = child(vm, ordering, m, depth, alpha, alpha + 1, true)?;
-                if s > alpha && s < beta {
-                    child(vm, ordering, m, depth, alpha, beta, true)?
+                let s = self.child(vm, m, depth, 0, alpha, alpha + 1, depth > 1)?;
+                if s > alpha {
+                    self.child(vm, m, depth, 0, alpha, INFINITY, depth > 1)?
                 } else {
                     s
                 }
             };
-            if s > best {
-                best = s;
-                best_move = Some(m - start);
+            if s > alpha {
+                alpha = s;
+                best = i;
+            }
+        }
+        root[..=best].rotate_right(1);
+        Ok((root[0], alpha))
+    }
+
+    /// The score of the position move m leads to, searched `depth` more
+    /// whole moves (the mover's move uses one unless it is partial or the
+    /// mover has no side), within alpha..beta.
+    #[allow(clippy::too_many_arguments)]
+    fn child(&mut self, vm: &mut Vm, m: usize, depth: u32, ply: u32, alpha: i64, beta: i64, may_stop: bool) -> VmResult<i64> {
+        if may_stop && vm.game.search.should_stop() {
+            return Err(interrupted());
+        }
+        let turn = vm.game.turn;
+        let by = vm.side_to_move();
+        let whole = !vm.game.store.moves[m].is_partial() && by.is_some();
+        let rest = if whole { depth.saturating_sub(1) } else { depth };
+        vm.push_board()?;
+        vm.game.search.info.nodes += 1;
+        let s = vm.make_move(m).and_then(|()| {
+            let key = vm.position_key();
+            if vm.game.history.contains(&key) {
+                return Ok(0); // a repetition: a draw
+            }
+            vm.game.history.push(key);
+            let s = self.node(vm, key, by, rest, ply + 1, alpha, beta);
+            vm.game.history.pop();
+            s
+        });
+        vm.pop_board()?;
+        vm.game.turn = turn;
+        s
+    }
+
+    /// The score of the position (`key` its position key, `by` the side
+    /// whose move led here) for the root side, within alpha..beta
+    /// (fail-soft: a score outside the window is a bound on the true one).
+    #[allow(clippy::too_many_arguments)]
+    fn node(&mut self, vm: &mut Vm, key: u64, by: Option<i32>, depth: u32, ply: u32, alpha: i64, beta: i64) -> VmResult<i64> {
+        let key = key ^ self.salt;
+        let mut first = None;
+        if let Some(e) = vm.game.search.tt.probe(key) {
+            if e.depth as u32 >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if cut {
+                    if (e.depth as u32) < COMPLETE {
+                        self.ordering.horizon += 1;
+                    }
+                    return Ok(e.score);
+                }
+            }
+            first = (e.best > 0).then(|| e.best as usize - 1);
+        }
+        // Generating may end a partial chain that has no continuation and
+        // pass the turn on: the kind is the real mover's.
+        vm.generate_turn()?;
+        let side = vm.side_to_move();
+        let kind = match side {
+            Some(s) if s == self.root => Kind::Max,
+            Some(_) => Kind::Min,
+            None => Kind::Chance,
+        };
+        let base = self.ordering.stack.len();
+        let result = (|| {
+            let r = vm.game_result()?;
+            if r != UNKNOWN_SCORE {
+                // Prefer quick wins and slow losses.
+                let won = (r as i64).abs() + depth as i64;
+                return Ok(match settle(side, by, r) {
+                    Settled::Draw => 0,
+                    Settled::Won(w) if w == self.root => won,
+                    Settled::Won(_) => -won,
+                    Settled::Lost(l) if l == self.root => -won,
+                    Settled::Lost(_) => won,
+                });
+            }
+            if (depth == 0 && kind != Kind::Chance) || ply >= MAX_PLY {
+                self.ordering.horizon += 1;
+                return Ok(match side {
+                    Some(s) if s == self.root => vm.evaluate()? as i64,
+                    Some(_) if self.zero_sum => -(vm.evaluate()? as i64),
+                    _ => vm.evaluate_as(self.root)? as i64,
+                });
+            }
+            let horizon = self.ordering.horizon;
+            let start = vm.game.store.current().start;
+            let at = self.ordering.push_ordered(&vm.game.store, first);
+            let (best, best_move) = match kind {
+                Kind::Max => self.max_node(vm, at, start, depth, ply, alpha, beta)?,
+                Kind::Min => self.min_node(vm, at, start, depth, ply, alpha, beta)?,
+                Kind::Chance => (self.chance_node(vm, at, depth, ply, alpha, beta)?, None),
+            };
+            let bound = if best <= alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let depth = if self.ordering.horizon == horizon { COMPLETE } else { depth };
+            vm.game.search.tt.store(key, depth, best, bound, best_move);
+            Ok(best)
+        })();
+        self.ordering.stack.truncate(base);
+        vm.game.store.pop_list();
+        result
+    }
+
+    /// The root side moves: the best child, principal variation first.
+    #[allow(clippy::too_many_arguments)]
+    fn max_node(&mut self, vm: &mut Vm, at: usize, start: usize, depth: u32, ply: u32, mut alpha: i64, beta: i64) -> VmResult<(i64, Option<usize>)> {
+        let mut best = (-INFINITY, None);
+        for i in at..self.ordering.stack.len() {
+            let m = self.ordering.stack[i];
+            let s = if i == at {
+                self.child(vm, m, depth, ply, alpha, beta, true)?
+            } else {
+                let s = self.child(vm, m, depth, ply, alpha, alpha + 1, true)?;
+                if s > alpha && s < beta {
+                    self.child(vm, m, depth, ply, alpha, beta, true)?
+                } else {
+                    s
+                }
+            };
+            if s > best.0 {
+                best = (s, Some(m - start));
             }
             alpha = alpha.max(s);
             if alpha >= beta {
-                ordering.cutoff(&vm.game.store, m, depth);
+                self.ordering.cutoff(&vm.game.store, m, depth);
                 break;
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        let depth = if ordering.horizon == horizon { COMPLETE } else { depth };
-        // The table keeps scores in the entry frame, as probed above.
-        let (entry_score, entry_bound) = match (flip, bound) {
-            (false, b) => (best, b),
-            (true, Bound::Upper) => (-best, Bound::Lower),
-            (true, Bound::Lower) => (-best, Bound::Upper),
-            (true, Bound::Exact) => (-best, Bound::Exact),
-        };
-        vm.game.search.tt.store(key, depth, entry_score, entry_bound, best_move);
         Ok(best)
-    })();
-    ordering.stack.truncate(base);
-    vm.game.store.pop_list();
-    result.map(|s| if flip { -s } else { s })
+    }
+
+    /// Another contestant moves: the worst child for the root side.
+    #[allow(clippy::too_many_arguments)]
+    fn min_node(&mut self, vm: &mut Vm, at: usize, start: usize, depth: u32, ply: u32, alpha: i64, mut beta: i64) -> VmResult<(i64, Option<usize>)> {
+        let mut best = (INFINITY, None);
+        for i in at..self.ordering.stack.len() {
+            let m = self.ordering.stack[i];
+            let s = if i == at {
+                self.child(vm, m, depth, ply, alpha, beta, true)?
+            } else {
+                let s = self.child(vm, m, depth, ply, beta - 1, beta, true)?;
+                if s < beta && s > alpha {
+                    self.child(vm, m, depth, ply, alpha, beta, true)?
+                } else {
+                    s
+                }
+            };
+            if s < best.0 {
+                best = (s, Some(m - start));
+            }
+            beta = beta.min(s);
+            if alpha >= beta {
+                self.ordering.cutoff(&vm.game.store, m, depth);
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// A player without a side moves: the mean of its children, each as
+    /// likely. Star1: with `sum` of the children so far and every child
+    /// to come within ±BOUND, the next child's window is the range in which
+    /// it can still move the mean across alpha or beta; outside it, the
+    /// mean is already known to be past the window, and that bound is the
+    /// answer.
+    fn chance_node(&mut self, vm: &mut Vm, at: usize, depth: u32, ply: u32, alpha: i64, beta: i64) -> VmResult<i64> {
+        let n = (self.ordering.stack.len() - at) as i64;
+        let (alpha, beta) = (alpha.max(-BOUND - 1), beta.min(BOUND + 1));
+        let mut sum = 0i64;
+        for (k, i) in (at..self.ordering.stack.len()).enumerate() {
+            let m = self.ordering.stack[i];
+            let rest = n - 1 - k as i64;
+            let low = n * alpha - sum - BOUND * rest;
+            let high = n * beta - sum + BOUND * rest;
+            if low >= BOUND {
+                return Ok((sum + BOUND * (rest + 1)).div_euclid(n));
+            }
+            if high <= -BOUND {
+                return Ok((sum - BOUND * (rest + 1)).div_euclid(n));
+            }
+            let s = self.child(vm, m, depth, ply, low.max(-BOUND), high.min(BOUND), true)?;
+            if s <= low {
+                return Ok((sum + s + BOUND * rest).div_euclid(n));
+            }
+            if s >= high {
+                return Ok((sum + s - BOUND * rest).div_euclid(n));
+            }
+            sum += s;
+        }
+        Ok(sum.div_euclid(n))
+    }
 }

@@ -140,6 +140,12 @@ impl Vm {
         s.deadline = s.limits.time.map(|t| now + t);
         // `player-to-move` answers this player while the engine runs.
         self.game.kernel.root_player = self.player_to_move();
+        // A player without a side has nothing to search for: it throws
+        // the dice (searches treat its moves as equally likely).
+        let engine = match engine {
+            Engine::Default | Engine::Uct if self.side_to_move().is_none() => Engine::Random,
+            e => e,
+        };
         let chosen = match engine {
             Engine::First => Ok(range.start),
             Engine::Random => Ok(range.start + self.rand_within(0, 0, range.len() as i32 - 1) as usize),

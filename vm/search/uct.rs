@@ -2,16 +2,28 @@
 //! choosing children by UCB1 (win rate plus `c·sqrt(ln N / n)`), adds the
 //! first unvisited child, plays a random game from it through the real
 //! move generator, and credits every node on the path with the result
-//! for the player who made the node's move. Any number of players: each
-//! node is scored for its own mover. When the iterations or the time run
+//! for the contestant the node's move served (`Game::side_of`). Any
+//! number of contestants: each node is scored for its own. A player
+//! without a side (a `?Dice`, a neutral player) is a chance node: the
+//! descent samples its moves uniformly, as `{random}` plays them, instead
+//! of choosing by UCB1. A game that ends on such a player's turn is a
+//! draw, as the tournament scores it. When the iterations or the time run
 //! out, the most-visited move is played.
 
+use super::alphabeta::{settle, Settled};
 use crate::error::VmResult;
 use crate::game::UNKNOWN_SCORE;
 use crate::vm::Vm;
 
 /// A random game longer than this is scored a draw.
 const MAX_PLAYOUT: u32 = 1000;
+/// Every this many moves a random game is judged by the evaluation: if
+/// the root side's evaluation differs from the root's, the side it moved
+/// for has won the playout. Random games of long games say little once
+/// material has changed hands, and cost much; an evaluation that has not
+/// moved (a game whose evaluation cannot see its goal) lets the game go on
+/// to its end.
+const JUDGE_EVERY: u32 = 24;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -22,28 +34,20 @@ struct Node {
     visits: u32,
     /// Sum of the results for `mover` (1 win, ½ draw, 0 loss).
     reward: f64,
-    /// The player who made the move leading here.
-    mover: i32,
+    /// The contestant the move leading here served (None: a chance move).
+    side: Option<i32>,
     expanded: bool,
     /// The game is over here; `reward` per visit is then `terminal`.
-    terminal: Option<Outcome>,
+    terminal: Option<Settled>,
 }
 
-/// A finished game, as credit per player.
-#[derive(Clone, Copy, Debug)]
-enum Outcome {
-    Draw,
-    Won(i32),
-    Lost(i32),
-}
-
-impl Outcome {
-    fn credit(self, player: i32) -> f64 {
-        match self {
-            Outcome::Draw => 0.5,
-            Outcome::Won(p) => (p == player) as u8 as f64,
-            Outcome::Lost(p) => (p != player) as u8 as f64,
-        }
+/// A finished game's credit for a side (1 win, ½ draw, 0 loss; a chance
+/// node's is never read).
+fn credit(o: Settled, side: Option<i32>) -> f64 {
+    match (o, side) {
+        (Settled::Draw, _) | (_, None) => 0.5,
+        (Settled::Won(p), Some(s)) => (p == s) as u8 as f64,
+        (Settled::Lost(p), Some(s)) => (p != s) as u8 as f64,
     }
 }
 
@@ -51,6 +55,8 @@ impl Outcome {
 pub struct Tree {
     nodes: Vec<Node>,
     path: Vec<u32>,
+    /// The root side and its evaluation of the root position.
+    judge: Option<(i32, i32)>,
 }
 
 pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
@@ -66,9 +72,13 @@ pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
 
 fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
     let range = vm.game.store.current();
-    let me = vm.player_to_move();
+    let me = vm.side_to_move();
+    tree.judge = match me {
+        Some(side) => Some((side, vm.evaluate_as(side)?)),
+        None => None,
+    };
     tree.nodes.clear();
-    tree.nodes.push(Node { first: 1, children: range.len() as u32, visits: 0, reward: 0.0, mover: 0, expanded: true, terminal: None });
+    tree.nodes.push(Node { first: 1, children: range.len() as u32, visits: 0, reward: 0.0, side: None, expanded: true, terminal: None });
     add_children(tree, range.len(), me);
     let limit = vm.game.search.limits.iterations;
     let c = vm.game.search.limits.uct_c;
@@ -91,8 +101,8 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
     Ok(range.start + best as usize)
 }
 
-fn add_children(tree: &mut Tree, n: usize, mover: i32) {
-    let child = Node { first: 0, children: 0, visits: 0, reward: 0.0, mover, expanded: false, terminal: None };
+fn add_children(tree: &mut Tree, n: usize, side: Option<i32>) {
+    let child = Node { first: 0, children: 0, visits: 0, reward: 0.0, side, expanded: false, terminal: None };
     tree.nodes.extend(std::iter::repeat_n(child, n));
 }
 
@@ -107,12 +117,12 @@ fn iterate(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<u32> {
     for &n in &tree.path {
         let node = &mut tree.nodes[n as usize];
         node.visits += 1;
-        node.reward += outcome.credit(node.mover);
+        node.reward += credit(outcome, node.side);
     }
     Ok(tree.path.len() as u32 - 1)
 }
 
-fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Outcome> {
+fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
     tree.path.clear();
     tree.path.push(0);
     let mut at = 0usize;
@@ -128,66 +138,70 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Outcome> {
             let r = vm.game_result()?;
             if r != UNKNOWN_SCORE {
                 vm.game.store.pop_list();
-                let o = outcome(vm.player_to_move(), r);
+                let o = settle(vm.side_to_move(), node.side, r);
                 tree.nodes[at].terminal = Some(o);
                 return Ok(o);
             }
             let n = vm.game.store.count();
             let first = tree.nodes.len() as u32;
-            let me = vm.player_to_move();
-            add_children(tree, n, me);
+            let side = vm.side_to_move();
+            add_children(tree, n, side);
             let node = &mut tree.nodes[at];
             (node.first, node.children, node.expanded) = (first, n as u32, true);
             vm.game.store.pop_list();
-            return playout(vm);
+            return playout(vm, tree.judge, node.side);
         }
-        let ln_n = (node.visits.max(1) as f64).ln();
-        let mut best = (0, f64::NEG_INFINITY);
-        for i in 0..node.children {
-            let ch = &tree.nodes[(node.first + i) as usize];
-            let value = if ch.visits == 0 {
-                f64::INFINITY
-            } else {
-                ch.reward / ch.visits as f64 + c * (ln_n / ch.visits as f64).sqrt()
-            };
-            if value > best.1 {
-                best = (i, value);
-            }
-        }
-        let m = vm.game.store.current().start + best.0 as usize;
+        let chance = tree.nodes[node.first as usize].side.is_none();
+        let pick = if chance { vm.rand_within(0, 0, node.children as i32 - 1) as u32 } else { ucb1(tree, &node, c) };
+        let m = vm.game.store.current().start + pick as usize;
         vm.game.search.info.nodes += 1;
         let made = vm.make_move(m);
         vm.game.store.pop_list();
         made?;
-        at = (node.first + best.0) as usize;
+        at = (node.first + pick) as usize;
         tree.path.push(at as u32);
     }
 }
 
-/// Random moves to the end of the game (or the cap).
-fn playout(vm: &mut Vm) -> VmResult<Outcome> {
-    for _ in 0..MAX_PLAYOUT {
+/// The child of `node` with the best UCB1 value (an unvisited one first).
+fn ucb1(tree: &Tree, node: &Node, c: f64) -> u32 {
+    let ln_n = (node.visits.max(1) as f64).ln();
+    let mut best = (0, f64::NEG_INFINITY);
+    for i in 0..node.children {
+        let ch = &tree.nodes[(node.first + i) as usize];
+        let value = if ch.visits == 0 { f64::INFINITY } else { ch.reward / ch.visits as f64 + c * (ln_n / ch.visits as f64).sqrt() };
+        if value > best.1 {
+            best = (i, value);
+        }
+    }
+    best.0
+}
+
+/// Random moves to the end of the game (or the cap), judged by the
+/// evaluation on the way (`JUDGE_EVERY`).
+fn playout(vm: &mut Vm, judge: Option<(i32, i32)>, mut by: Option<i32>) -> VmResult<Settled> {
+    for ply in 0..MAX_PLAYOUT {
         vm.generate_turn()?;
         let r = vm.game_result()?;
         if r != UNKNOWN_SCORE {
             vm.game.store.pop_list();
-            return Ok(outcome(vm.player_to_move(), r));
+            return Ok(settle(vm.side_to_move(), by, r));
+        }
+        if let Some((side, at_root)) = judge.filter(|_| ply > 0 && ply % JUDGE_EVERY == 0) {
+            let e = vm.evaluate_as(side)?;
+            if e != at_root {
+                vm.game.store.pop_list();
+                return Ok(if e > at_root { Settled::Won(side) } else { Settled::Lost(side) });
+            }
         }
         let range = vm.game.store.current();
         let m = range.start + vm.rand_within(0, 0, range.len() as i32 - 1) as usize;
         vm.game.search.info.nodes += 1;
+        by = vm.side_to_move();
         let made = vm.make_move(m);
         vm.game.store.pop_list();
         made?;
     }
-    Ok(Outcome::Draw)
+    Ok(Settled::Draw)
 }
 
-/// A game result, scored for the player to move, as credit per player.
-fn outcome(to_move: i32, score: i32) -> Outcome {
-    match score {
-        0 => Outcome::Draw,
-        s if s > 0 => Outcome::Won(to_move),
-        _ => Outcome::Lost(to_move),
-    }
-}

@@ -3,9 +3,10 @@
 //! code), kept in step move by move. Whoever's seat is to move chooses
 //! with its engine; every VM then plays the same move (the same place in
 //! the same list, and the same text, or the variants disagree on the
-//! rules and the game is an error). Players outside the two seats (a
-//! neutral mover, a third player) use the first variant's engines, as in
-//! the original AutoPlay.
+//! rules and the game is an error). A seat moves whenever its contestant
+//! gains (`Game::side_of`); players outside the two seats (a chance or
+//! neutral mover, a third contestant) use the first variant's engines, as
+//! in the original AutoPlay.
 
 use super::record::{EngineStats, GameRecord};
 use super::schedule::GameSpec;
@@ -28,8 +29,10 @@ pub struct GameOptions {
     /// A game this long is adjudicated a draw.
     pub max_plies: u32,
     pub limits: Limits,
-    /// Forces every seat's engine (a rules smoke test).
-    pub engine: Option<Engine>,
+    /// Per variant, the engine that replaces the file's for the
+    /// contestants it moves for (None: the file's). Chance players keep
+    /// their own: their moves are the dice.
+    pub engines: Vec<Option<Engine>>,
     pub verbose: bool,
 }
 
@@ -83,9 +86,8 @@ impl Game {
             let vm = self.load(options, v, spec.seed, stop).map_err(|e| format!("{}: {}", options.files[v].label(), first_lines(&e)))?;
             self.vms.push((v, vm));
         }
-        let contestants: Vec<i32> = self.vms[0].1.game.players.iter().filter(|p| !p.neutral).map(|p| p.value).take(2).collect();
-        let [a, b] = contestants[..] else {
-            return Err("the game has fewer than two (non-neutral) players to seat".into());
+        let [a, b] = self.vms[0].1.game.seats()[..] else {
+            return Err("the game has fewer than two contestants (players neither neutral nor chance) to seat".into());
         };
         self.contestants = [a, b];
         let opening = spec.opening.and_then(|o| options.openings.get(o)).map_or(&[][..], |o| &o[..]);
@@ -104,12 +106,14 @@ impl Game {
                 return Ok((seat_result(&self.vms[0].1, score), "game over".into()));
             }
             let to_move = self.vms[0].1.player_to_move();
-            let seat = self.contestants.iter().position(|&p| p == to_move);
+            let side = self.vms[0].1.side_to_move();
+            let seat = self.contestants.iter().position(|&p| Some(p) == side);
             // Outside the seats: the first variant of the pairing decides.
             let variant = seat.map_or(spec.pairing[0], |s| spec.seats[s]);
             let k = self.vms.iter().position(|(v, _)| *v == variant).unwrap_or(0);
             let vm = &mut self.vms[k].1;
-            let engine = options.engine.unwrap_or_else(|| vm.engine_to_move());
+            let chosen_for_variant = options.engines.get(variant).copied().flatten().filter(|_| side.is_some());
+            let engine = chosen_for_variant.unwrap_or_else(|| vm.engine_to_move());
             let t0 = Instant::now();
             let chosen = vm.choose_move(engine);
             let seconds = t0.elapsed().as_secs_f64();
@@ -204,11 +208,12 @@ impl Game {
 }
 
 /// "1-0", "0-1" or "1/2-1/2" for a finished game, the score being for
-/// the player to move; the seats are the first two non-neutral players. A
-/// player outside the seats who wins or loses leaves it a draw.
+/// the side to move (`Game::side_of`); the seats are the first two
+/// contestants. A result on the turn of a player outside the seats, or
+/// of one without a side, leaves it a draw.
 pub fn seat_result(vm: &Vm, score: i32) -> String {
-    let to_move = vm.player_to_move();
-    let seat = vm.game.players.iter().filter(|p| !p.neutral).take(2).position(|p| p.value == to_move);
+    let side = vm.side_to_move();
+    let seat = vm.game.seats().iter().position(|&p| Some(p) == side);
     let winner = match (score, seat) {
         (DRAW_SCORE, _) | (_, None) => None,
         (s, Some(k)) if s > 0 => Some(k),
