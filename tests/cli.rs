@@ -184,3 +184,24 @@ fn max_steps_bounds_each_move_word() {
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    // More output than a pipe holds, and the reader gone at once (as
+    // `axforth … | head` does): no panic, no message, success.
+    let file = std::env::temp_dir().join(format!("axforth-pipe-{}.4th", std::process::id()));
+    std::fs::write(&file, ": numbers 300000 0 DO I . LOOP ; numbers\n").unwrap();
+    for args in [vec!["run", file.to_str().unwrap()], vec!["moves", "scripts/chess/chess.4th", "--after", "e4"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_axforth"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("running axforth");
+        drop(child.stdout.take());
+        let o = child.wait_with_output().expect("axforth output");
+        assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
+        assert_eq!(stderr(&o), "", "{args:?}");
+    }
+}

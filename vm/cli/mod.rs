@@ -303,6 +303,21 @@ impl GameArg {
     }
 }
 
+/// Output piped into `head` or a pager that quits: the reader has gone,
+/// and the command ends quietly, as Unix tools do. Printing panics on the
+/// closed pipe (Rust ignores SIGPIPE); the hook turns that panic, and
+/// only that one, into a quiet exit from any thread.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied()).unwrap_or("");
+        if text.starts_with("failed printing to std") && text.to_ascii_lowercase().contains("pipe") {
+            std::process::exit(0);
+        }
+        default(info)
+    }));
+}
+
 /// Moves to play first, from the start position.
 #[derive(Args)]
 struct After {
@@ -314,6 +329,7 @@ struct After {
 }
 
 pub fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse_from(variants_joined(std::env::args_os().collect()));
     match dispatch(cli) {
         Ok(code) => code,
