@@ -90,6 +90,69 @@ fn engine_forces_every_seat() {
 }
 
 #[test]
+fn engine_per_variant_lets_a_file_play_itself_with_a_chance_player_between_turns() {
+    // One file, two seats: A searches, B plays at random; the cleaner in
+    // the turn order keeps its own engine. A never loses.
+    let cleaner = "tests/chance/tictactoe-cleaner.4th";
+    let o = axforth(&["autoplay", cleaner, cleaner, "--engine", "A=search,B=random", "-n", "10", "--depth", "9", "--seed", "4", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("Player 1 \"tictactoe-cleaner [search]\", wins = "), "{out}");
+    assert!(out.contains("Player 2 \"tictactoe-cleaner [random]\", wins = 0."), "{out}");
+    // By number and by name too; a wrong seat or engine says what exists.
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "--engine", "2=uct,tictactoe=search", "-n", "2", "--depth", "1", "--uct-playouts", "50", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("\"random [uct]\""), "{}", text(&o));
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "--engine", "C=search", "-n", "2"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("no seat `C` (seats: A or 1 = tictactoe, B or 2 = random)"), "{}", text(&o));
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "--engine", "A=minimax", "-n", "2"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("no built-in engine `minimax`: the engines are random, first, search or uct"), "{}", text(&o));
+}
+
+#[test]
+fn three_contestants_and_a_puzzle_against_the_dice_are_scored_by_who_gained() {
+    // Tic-tac-toe for three: a row is the win of whoever completed it,
+    // though the verdict is given to the next player as a loss. The
+    // third player is outside the seats: its rows are draws for them.
+    let three = "tests/chance/tictactoe-three.4th";
+    let json = scratch("three").join("t.jsonl");
+    let o = axforth(&["autoplay", three, three, "--engine", "random", "-n", "40", "--seed", "2", "-q", "--json", &json.to_string_lossy()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let mut seen = std::collections::HashSet::new();
+    for g in games(&json) {
+        let last = g.moves.last().map(|m| m.split_whitespace().next().unwrap_or("")).unwrap_or("");
+        // X and O are seats 1 and 2 in every game (the same file sits in both).
+        let expected = match last {
+            "X" => ["1-0", "1/2-1/2"],
+            "O" => ["0-1", "1/2-1/2"],
+            _ => ["1/2-1/2", "1/2-1/2"],
+        };
+        assert!(expected.contains(&g.result.as_str()), "game {}: last move by {last}, result {}: {:?}", g.index + 1, g.result, g.moves);
+        seen.insert((last.to_string(), g.result.clone()));
+    }
+    assert!(seen.contains(&("O".to_string(), "0-1".to_string())) && seen.contains(&("X".to_string(), "1-0".to_string())), "{seen:?}");
+    // A puzzle for one contestant against the dice: `You` and the dice
+    // are the seats, and the game still plays.
+    let dir = scratch("puzzle");
+    let puzzle = dir.join("puzzle.4th");
+    let gamble = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chance/gamble.4th");
+    let rules = [
+        format!("LOAD {}", gamble.display()),
+        "{players {player} Me {player} ?Dice {random} players}".into(),
+        "{turn-order {turn} Me {of-type} choose-type {turn} ?Dice {of-type} throw-type turn-order}".into(),
+        ": thrown? ( -- ? ) c1 not-empty-at? c2 not-empty-at? OR c3 not-empty-at? OR ;".into(),
+        ": OnIsGameOver ( -- score ) thrown? 0= IF #UnknownScore EXIT THEN".into(),
+        "  a1 not-empty-at? IF #DrawScore EXIT THEN face winning-faces @ < IF #WinScore ELSE #LossScore THEN ;".into(),
+    ];
+    std::fs::write(&puzzle, rules.join("\n")).unwrap();
+    let o = axforth(&["autoplay", puzzle.to_str().unwrap(), puzzle.to_str().unwrap(), "--engine", "A=search,B=random", "-n", "4", "--depth", "2", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("4 game(s) played"), "{}", text(&o));
+}
+
+#[test]
 fn the_original_wording_then_the_statistics() {
     let o = axforth(&["autoplay", OTHELLO_RANDOM, OTHELLO_RANDOM, "-n", "4", "--seed", "1", "-q"]);
     assert!(o.status.success(), "{}", text(&o));

@@ -188,9 +188,12 @@ impl Game {
         self.players.iter().filter(|p| !p.neutral && !p.chance)
     }
 
-    /// The two players a tournament seats: the first two contestants.
+    /// The two players a tournament seats: the first two contestants; a
+    /// puzzle for one contestant against the dice seats the first chance
+    /// player opposite (its seat wins when the contestant loses).
     pub fn seats(&self) -> Vec<i32> {
-        self.contestants().map(|p| p.value).take(2).collect()
+        let chance = self.players.iter().filter(|p| p.chance);
+        self.contestants().chain(chance).map(|p| p.value).take(2).collect()
     }
 
     /// The contestant a turn's moves serve: its player's, or under

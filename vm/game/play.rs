@@ -24,6 +24,10 @@ pub struct TurnState {
     pub partial: i32,
     /// Partial moves played in this turn so far.
     pub chain: u32,
+    /// The contestant the last move served (`Game::side_of`; None before
+    /// the first move, or after a chance player's): a game result reads
+    /// it (`search::alphabeta::settle`).
+    pub by: Option<i32>,
 }
 
 /// A turn of more partial moves than this is a script bug (a move that
@@ -32,7 +36,7 @@ pub const MAX_CHAIN: u32 = 128;
 
 impl Default for TurnState {
     fn default() -> TurnState {
-        TurnState { index: 0, number: 1, partial: NOT_PARTIAL, chain: 0 }
+        TurnState { index: 0, number: 1, partial: NOT_PARTIAL, chain: 0, by: None }
     }
 }
 
@@ -333,6 +337,7 @@ impl Vm {
     /// Plays move m of the current list: apply it, `OnMakeAMove`, and move
     /// the turn on unless the move was partial.
     pub fn make_move(&mut self, m: usize) -> VmResult<()> {
+        self.game.turn.by = self.side_to_move();
         self.apply_move(m)?;
         self.refresh_events();
         let xt = self.game.events.make_a_move;

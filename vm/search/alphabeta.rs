@@ -197,8 +197,7 @@ impl Searcher<'_> {
             return Err(interrupted());
         }
         let turn = vm.game.turn;
-        let by = vm.side_to_move();
-        let whole = !vm.game.store.moves[m].is_partial() && by.is_some();
+        let whole = !vm.game.store.moves[m].is_partial() && vm.side_to_move().is_some();
         let rest = if whole { depth.saturating_sub(1) } else { depth };
         vm.push_board()?;
         vm.game.search.info.nodes += 1;
@@ -208,7 +207,7 @@ impl Searcher<'_> {
                 return Ok(0); // a repetition: a draw
             }
             vm.game.history.push(key);
-            let s = self.node(vm, key, by, rest, ply + 1, alpha, beta);
+            let s = self.node(vm, key, rest, ply + 1, alpha, beta);
             vm.game.history.pop();
             s
         });
@@ -217,11 +216,10 @@ impl Searcher<'_> {
         s
     }
 
-    /// The score of the position (`key` its position key, `by` the side
-    /// whose move led here) for the root side, within alpha..beta
-    /// (fail-soft: a score outside the window is a bound on the true one).
-    #[allow(clippy::too_many_arguments)]
-    fn node(&mut self, vm: &mut Vm, key: u64, by: Option<i32>, depth: u32, ply: u32, alpha: i64, beta: i64) -> VmResult<i64> {
+    /// The score of the position (`key` its position key) for the root
+    /// side, within alpha..beta (fail-soft: a score outside the window is
+    /// a bound on the true one).
+    fn node(&mut self, vm: &mut Vm, key: u64, depth: u32, ply: u32, alpha: i64, beta: i64) -> VmResult<i64> {
         let key = key ^ self.salt;
         let mut first = None;
         if let Some(e) = vm.game.search.tt.probe(key) {
@@ -255,7 +253,7 @@ impl Searcher<'_> {
             if r != UNKNOWN_SCORE {
                 // Prefer quick wins and slow losses.
                 let won = (r as i64).abs() + depth as i64;
-                return Ok(match settle(side, by, r) {
+                return Ok(match settle(side, vm.game.turn.by, r) {
                     Settled::Draw => 0,
                     Settled::Won(w) if w == self.root => won,
                     Settled::Won(_) => -won,

@@ -138,7 +138,7 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
             let r = vm.game_result()?;
             if r != UNKNOWN_SCORE {
                 vm.game.store.pop_list();
-                let o = settle(vm.side_to_move(), node.side, r);
+                let o = settle(vm.side_to_move(), vm.game.turn.by, r);
                 tree.nodes[at].terminal = Some(o);
                 return Ok(o);
             }
@@ -149,7 +149,7 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
             let node = &mut tree.nodes[at];
             (node.first, node.children, node.expanded) = (first, n as u32, true);
             vm.game.store.pop_list();
-            return playout(vm, tree.judge, node.side);
+            return playout(vm, tree.judge);
         }
         let chance = tree.nodes[node.first as usize].side.is_none();
         let pick = if chance { vm.rand_within(0, 0, node.children as i32 - 1) as u32 } else { ucb1(tree, &node, c) };
@@ -179,13 +179,13 @@ fn ucb1(tree: &Tree, node: &Node, c: f64) -> u32 {
 
 /// Random moves to the end of the game (or the cap), judged by the
 /// evaluation on the way (`JUDGE_EVERY`).
-fn playout(vm: &mut Vm, judge: Option<(i32, i32)>, mut by: Option<i32>) -> VmResult<Settled> {
+fn playout(vm: &mut Vm, judge: Option<(i32, i32)>) -> VmResult<Settled> {
     for ply in 0..MAX_PLAYOUT {
         vm.generate_turn()?;
         let r = vm.game_result()?;
         if r != UNKNOWN_SCORE {
             vm.game.store.pop_list();
-            return Ok(settle(vm.side_to_move(), by, r));
+            return Ok(settle(vm.side_to_move(), vm.game.turn.by, r));
         }
         if let Some((side, at_root)) = judge.filter(|_| ply > 0 && ply % JUDGE_EVERY == 0) {
             let e = vm.evaluate_as(side)?;
@@ -197,7 +197,6 @@ fn playout(vm: &mut Vm, judge: Option<(i32, i32)>, mut by: Option<i32>) -> VmRes
         let range = vm.game.store.current();
         let m = range.start + vm.rand_within(0, 0, range.len() as i32 - 1) as usize;
         vm.game.search.info.nodes += 1;
-        by = vm.side_to_move();
         let made = vm.make_move(m);
         vm.game.store.pop_list();
         made?;

@@ -11,7 +11,8 @@
 use super::record::{EngineStats, GameRecord};
 use super::schedule::GameSpec;
 use crate::error::VmResult;
-use crate::game::{moves::move_text, Engine, DRAW_SCORE, UNKNOWN_SCORE};
+use crate::game::{moves::move_text, Engine, UNKNOWN_SCORE};
+use crate::search::alphabeta::{settle, Settled};
 use crate::search::Limits;
 use crate::{Config, Vm};
 use crate::open::GameFile;
@@ -207,17 +208,17 @@ impl Game {
     }
 }
 
-/// "1-0", "0-1" or "1/2-1/2" for a finished game, the score being for
-/// the side to move (`Game::side_of`); the seats are the first two
-/// contestants. A result on the turn of a player outside the seats, or
-/// of one without a side, leaves it a draw.
+/// "1-0", "0-1" or "1/2-1/2" for a finished game, the score being the
+/// player to move's, read as the searches read it
+/// (`search::alphabeta::settle`): a seat's win, or a seat's loss, which
+/// is the other seat's win. A result for no seat is a draw.
 pub fn seat_result(vm: &Vm, score: i32) -> String {
-    let side = vm.side_to_move();
-    let seat = vm.game.seats().iter().position(|&p| Some(p) == side);
-    let winner = match (score, seat) {
-        (DRAW_SCORE, _) | (_, None) => None,
-        (s, Some(k)) if s > 0 => Some(k),
-        (_, Some(k)) => Some(1 - k),
+    let seats = vm.game.seats();
+    let seat_of = |p: i32| seats.iter().position(|&s| s == p);
+    let winner = match settle(vm.side_to_move(), vm.game.turn.by, score) {
+        Settled::Won(p) => seat_of(p),
+        Settled::Lost(p) => seat_of(p).map(|k| 1 - k),
+        Settled::Draw => None,
     };
     match winner {
         Some(0) => "1-0".into(),
