@@ -289,7 +289,7 @@ VARIABLE _amount-in-reserve	\ holds the xt of the reserve's variable
 : OnRetractMove ( -- )  $DeallocateBoard ;
 : OnIsGameOver ( -- score )  #UnknownScore stalemate? IF DROP #DrawScore THEN ;
 \ the kernel's default evaluation is a constant; axforth's engines, when
-\ the game has no OnEvaluate, use material-balance instead
+\ the game has no OnEvaluate, use the material balance between contestants
 : OnEvaluate ( -- score )  0 ;
 
 : axiomFence ( -- )  ;	\ the end of the kernel

@@ -636,6 +636,16 @@ impl Vm {
         (lo as i64 + r) as i32
     }
 
+    /// The random streams' state, to hand to another VM playing the same
+    /// game (`set_random_state`).
+    pub fn random_state(&self) -> [Xoshiro256StarStar; 2] {
+        self.rng.clone()
+    }
+
+    pub fn set_random_state(&mut self, state: [Xoshiro256StarStar; 2]) {
+        self.rng = state;
+    }
+
     pub fn randomize(&mut self, stream: usize) {
         let seed = match self.config.seed {
             Some(s) => s ^ if stream == 0 { 0 } else { 0x9E37_79B9_7F4A_7C15 },

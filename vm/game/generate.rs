@@ -573,7 +573,7 @@ impl Vm {
 
     /// The content of a position; off the board, an error or (tolerant)
     /// an empty square, as the original read whatever lay there.
-    fn content(&mut self, pos: i32) -> VmResult<i32> {
+    pub(crate) fn content(&mut self, pos: i32) -> VmResult<i32> {
         if self.game.board.valid(pos) {
             return self.game.board.get(&self.mem, pos);
         }

@@ -597,19 +597,27 @@ impl Vm {
     }
 
     /// Evaluation from the point of view of the player to move:
-    /// `OnEvaluate`, or with none the material balance (the `{value}`s of
-    /// the player's pieces on the board less everyone else's): the one
-    /// measure every game declares, as Zillions' own default was.
+    /// `OnEvaluate`, or with none the material balance between the
+    /// contestants: the `{value}`s of the player's pieces on the board
+    /// less the other contestants'. It is the one measure every game
+    /// declares (and Zillions' own default); the pieces of neutral and
+    /// chance players count for no one, since no one gains by them.
     pub fn evaluate(&mut self) -> VmResult<i32> {
         self.refresh_events();
         match self.game.events.evaluate {
             Some(xt) => self.call_in_frame(xt, &[], "OnEvaluate", 1),
             None => {
-                let me = self.game.gen.player;
-                self.push(me)?;
-                let xt = self.find_or_fail(b"material-balance")?;
-                self.execute(xt)?;
-                self.pop()
+                let me = self.game.gen.player & PLAYER_MASK;
+                let mut sum = 0i32;
+                for pos in 0..self.game.board.positions as i32 {
+                    let c = self.content(pos)?;
+                    let owner = c & PLAYER_MASK;
+                    if c != 0 && (owner == me || self.game.is_contestant(owner)) {
+                        let v = super::generate::piece_value(&self.game, c);
+                        sum = sum.wrapping_add(if owner == me { v } else { -v });
+                    }
+                }
+                Ok(sum)
             }
         }
     }

@@ -185,8 +185,16 @@ impl Game {
         Ok(first.map_or(UNKNOWN_SCORE, |f| f.0))
     }
 
-    /// Plays move m of VM k's current list in every VM.
+    /// Plays move m of VM k's current list in every VM. The others take
+    /// VM k's random streams first: its engine drew from them while it
+    /// chose, and a game whose moves draw too must go on alike everywhere.
     fn play_everywhere(&mut self, k: usize, m: usize) -> Result<(), String> {
+        let random = self.vms[k].1.random_state();
+        for (i, (_, vm)) in self.vms.iter_mut().enumerate() {
+            if i != k {
+                vm.set_random_state(random.clone());
+            }
+        }
         let (offset, text) = {
             let vm = &self.vms[k].1;
             (m - vm.game.store.current().start, move_text(&vm.game, &vm.mem, m))
