@@ -18,9 +18,11 @@
 \  and the opposite for the others.  Players are told apart by their
 \  number (player / 2048), up to 8.
 \
-\  Limits: a script cannot tell a partial move from another, so a chain
-\  of partial moves (draughts' multi-jumps) is searched as if each step
-\  passed the turn; and OnNextTurn does not run inside the search
+\  Limits: a chance player (a `?Dice`) is searched as a player that
+\  maximizes its own score, not as the dice; the built-in engines average
+\  over its moves instead (README, "Engines").  A script cannot tell a
+\  partial move from another, so a chain of partial moves (draughts'
+\  multi-jumps) is searched as if each step passed the turn; and OnNextTurn does not run inside the search
 \  (.moveCFA EXECUTE only applies the move).
 \
 \  Settings:  mx-depth  plies to look ahead (default 3).

@@ -18,9 +18,12 @@
 \  OnIsGameOver and OnEvaluate before the LOAD, both answering for
 \  current-player, which stays the engine's player during the search.
 \
-\  Limits: a script cannot tell a partial move from another, so a chain
-\  of partial moves (draughts' multi-jumps) is searched as if each step
-\  passed the turn; and OnNextTurn does not run inside the search
+\  Limits: a chance player (a `?Dice`, a `?Cleaner`) is searched as one
+\  more opponent, its worst throw assumed: right when it has one move (the
+\  cleaner), pessimistic with dice; the built-in engines average over its
+\  moves instead (README, "Engines").  A script cannot tell a partial
+\  move from another, so a chain of partial moves (draughts'
+\  multi-jumps) is searched as if each step passed the turn; and OnNextTurn does not run inside the search
 \  (.moveCFA EXECUTE only applies the move).
 \
 \  Settings:  ma-depth  plies (steps) to look ahead (default 5).

@@ -245,6 +245,26 @@ fn with_a_chance_player_between_turns_the_engines_take_the_win_and_block_the_los
 }
 
 #[test]
+fn a_neutral_player_in_the_turn_order_is_no_one_s_ally_either() {
+    // The cleaner declared `{neutral} Sweeper` instead of `?Cleaner`: it
+    // moves in the turn order, and still gains no one.
+    let dir = std::env::temp_dir().join(format!("axforth-neutral-mover-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("neutral.4th");
+    let cleaner = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CLEANER);
+    let text = std::fs::read_to_string(&cleaner).unwrap().replace("{player} ?Cleaner {random}", "{neutral} Sweeper").replace("?Cleaner", "Sweeper");
+    let text = text.replace("LOAD ../../scripts/tictactoe/tictactoe.4th", &format!("LOAD {}", cleaner.parent().unwrap().join("../../scripts/tictactoe/tictactoe.4th").display()));
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    for (engine, limits) in engines() {
+        let mut vm = start(path, &["a1", "a2", "Pass", "b1", "b2", "Pass"]);
+        assert_eq!(choose(&mut vm, engine, limits.clone()).0, "X Mark c1", "{engine:?}");
+        let mut vm = start(path, &["a1", "b2", "Pass", "c3", "b1", "Pass"]);
+        assert_eq!(choose(&mut vm, engine, limits).0, "X Mark b3", "{engine:?}");
+    }
+}
+
+#[test]
 fn the_engines_bet_when_the_dice_favour_it_and_only_then() {
     // A bet that wins on 2 faces of 3 is worth a third of a win; on 1
     // face of 3 it is worth minus a third, and the safe draw is better.

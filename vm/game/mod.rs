@@ -175,10 +175,9 @@ impl Game {
     }
 
     /// A contestant plays to win. The others have no side: neutral
-    /// players, and chance players, whose moves are the throw of the dice
-    /// (Zillions' `?Name` players, such as `?Dice` and `?Cleaner`, and a
-    /// `{random}` player other than the seats, the first two players
-    /// that are neither).
+    /// players, and chance players, whose moves are the throw of the dice:
+    /// Zillions' `?Name` players (`?Dice`, `?Cleaner`). A `{random}`
+    /// player without the `?` is a contestant that plays at random.
     pub fn is_contestant(&self, value: i32) -> bool {
         self.player(value).is_some_and(|p| !p.neutral && !p.chance)
     }
@@ -206,10 +205,8 @@ impl Game {
 
     /// Decides which players are chance players (`is_contestant`).
     pub(crate) fn classify_players(&mut self) {
-        let named_chance = |p: &PlayerDecl| !p.neutral && p.name.starts_with('?');
-        let seats: Vec<i32> = self.players.iter().filter(|p| !p.neutral && !named_chance(p)).map(|p| p.value).take(2).collect();
         for p in &mut self.players {
-            p.chance = named_chance(p) || (!p.neutral && p.engine == Engine::Random && !seats.contains(&p.value));
+            p.chance = !p.neutral && p.name.starts_with('?');
         }
     }
 

@@ -69,7 +69,7 @@ pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> O
 }
 
 struct Game {
-    /// (variant, its VM); the first VM's rules are the game's.
+    /// (variant, its VM), one per file; the first VM's rules are the game's.
     vms: Vec<(usize, Vm)>,
     moves: Vec<String>,
     engines: [EngineStats; 2],
@@ -81,8 +81,12 @@ struct Game {
 
 impl Game {
     fn run(&mut self, options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> Result<(String, String), String> {
+        // One VM per file: variants that differ only in the engines the
+        // command line gives them play in one, as the original's single
+        // engine did (a game whose code keeps state outside the board
+        // could otherwise drift apart).
         let mut variants = vec![spec.seats[0], spec.seats[1]];
-        variants.dedup();
+        variants.dedup_by_key(|v| options.files[*v].spec());
         for v in variants {
             let vm = self.load(options, v, spec.seed, stop).map_err(|e| format!("{}: {}", options.files[v].label(), first_lines(&e)))?;
             self.vms.push((v, vm));
@@ -111,7 +115,8 @@ impl Game {
             let seat = self.contestants.iter().position(|&p| Some(p) == side);
             // Outside the seats: the first variant of the pairing decides.
             let variant = seat.map_or(spec.pairing[0], |s| spec.seats[s]);
-            let k = self.vms.iter().position(|(v, _)| *v == variant).unwrap_or(0);
+            let file = options.files[variant].spec();
+            let k = self.vms.iter().position(|(v, _)| options.files[*v].spec() == file).unwrap_or(0);
             let vm = &mut self.vms[k].1;
             let chosen_for_variant = options.engines.get(variant).copied().flatten().filter(|_| side.is_some());
             let engine = chosen_for_variant.unwrap_or_else(|| vm.engine_to_move());
