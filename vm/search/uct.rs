@@ -92,7 +92,17 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
         iterations += 1;
     }
     let root = tree.nodes[0];
-    let best = (0..root.children).max_by_key(|&i| tree.nodes[(root.first + i) as usize].visits).unwrap_or(0);
+    // The most visited; among as many visits (a search cut short, in a
+    // game whose random games are slow), the better mean, then a random
+    // one: a fixed choice among moves the search could not tell apart is
+    // a bias, not a decision.
+    let rank = |i: u32| {
+        let n = tree.nodes[(root.first + i) as usize];
+        (n.visits, n.reward / n.visits.max(1) as f64)
+    };
+    let top = (0..root.children).map(rank).fold((0, f64::NEG_INFINITY), |a, b| if (b.0, b.1) > (a.0, a.1) { b } else { a });
+    let tied: Vec<u32> = (0..root.children).filter(|&i| rank(i) == top).collect();
+    let best = tied[vm.rand_within(0, 0, tied.len() as i32 - 1) as usize];
     let node = tree.nodes[(root.first + best) as usize];
     let info = &mut vm.game.search.info;
     info.depth = deepest;
