@@ -195,12 +195,17 @@ impl Game {
         self.contestants().chain(chance).map(|p| p.value).take(2).collect()
     }
 
-    /// The contestant a turn's moves serve: its player's, or under
-    /// `{for-player}` when a player without a side moves a contestant's
-    /// pieces, that contestant; None when no one gains (a chance or
-    /// neutral player moving for itself or for another without a side).
+    /// The contestant a turn's moves serve: its player, if a contestant;
+    /// a neutral player moving a contestant's pieces (`{for-player}`)
+    /// serves that contestant; a chance player serves no one, whosever
+    /// pieces it moves (its moves are the dice: Chase's `?R {for-player}
+    /// White` is White's bookkeeping, not White's choice).
     pub fn side_of(&self, turn: Turn) -> Option<i32> {
-        [turn.player, turn.for_player].into_iter().find(|&p| self.is_contestant(p))
+        if self.is_contestant(turn.player) {
+            return Some(turn.player);
+        }
+        let neutral = self.player(turn.player).is_some_and(|p| p.neutral);
+        (neutral && self.is_contestant(turn.for_player)).then_some(turn.for_player)
     }
 
     /// Decides which players are chance players (`is_contestant`).

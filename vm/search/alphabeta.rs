@@ -8,10 +8,8 @@
 //! is one of three kinds, by the side its mover serves:
 //! - **max**: the root side moves (its partial steps and repeated turns
 //!   included): the best child;
-//! - **min**: another contestant moves: the worst child for the root side.
-//!   With two contestants this is minimax; with more it is the paranoid
-//!   reading (every other contestant against the root side), which keeps
-//!   alpha-beta's pruning where max^n has almost none;
+//! - **min**: the other contestant moves: the worst child for the root
+//!   side (minimax; three contestants or more are searched by `maxn`);
 //! - **chance**: a player without a side moves (a `?Dice`, a `?Cleaner`,
 //!   a neutral player): the average over its moves, each as likely, as the
 //!   `{random}` engine plays them. Windows are narrowed by *-minimax
@@ -26,9 +24,8 @@
 //!
 //! At the horizon the mover's `OnEvaluate` is turned into the root side's
 //! frame: as it is for the root side, negated for the other of two
-//! contestants (a zero-sum game); for a third contestant or a player
-//! without a side the root side's own view is asked for
-//! (`Vm::evaluate_as`). A game result is read by `settle`.
+//! contestants (a zero-sum game); for a player without a side the root
+//! side's own view is asked for (`Vm::evaluate_as`). A game result is read by `settle`.
 //!
 //! The table keeps scores in the root side's frame, so its keys carry the
 //! root side: each contestant's searches find their own entries.
@@ -38,7 +35,7 @@
 //! searched, so `OnIsGameOver`'s `repetition-count` sees it too.
 
 use super::tt::Bound;
-use super::{interrupted, ordering::Ordering};
+use super::{interrupted, is_interrupt, ordering::Ordering};
 use crate::error::VmResult;
 use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
 use crate::vm::Vm;
@@ -56,6 +53,13 @@ const FORCED: i64 = WIN_SCORE as i64 - 1000;
 /// The table depth of a result that no horizon limited (its whole tree
 /// was searched to the end of the game): good for any depth.
 const COMPLETE: u32 = 1000;
+
+/// The evaluation for side s, the side to move: asked of the mover
+/// itself, unless the mover only moves for s (`Game::side_of`).
+fn evaluate_for(vm: &mut Vm, s: i32) -> VmResult<i64> {
+    let e = if vm.game.gen.player == s { vm.evaluate()? } else { vm.evaluate_as(s)? };
+    Ok(e as i64)
+}
 
 /// Who a game result is for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -95,8 +99,6 @@ struct Searcher<'a> {
     ordering: &'a mut Ordering,
     /// The contestant the engine moves for.
     root: i32,
-    /// Exactly two contestants: the other's evaluation is ours negated.
-    zero_sum: bool,
     /// Mixed into table keys: the scores are the root side's.
     salt: u64,
 }
@@ -113,23 +115,13 @@ pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
     ordering.age();
     ordering.stack.clear();
     let root = vm.side_to_move().unwrap_or_else(|| vm.player_to_move());
-    let zero_sum = vm.game.contestants().count() == 2;
     let salt = (root as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut searcher = Searcher { ordering: &mut ordering, root, zero_sum, salt };
+    let mut searcher = Searcher { ordering: &mut ordering, root, salt };
     let result = searcher.iterate(vm);
     vm.game.search.ordering = ordering;
     result
 }
 
-trait Interrupt {
-    fn is_interrupt(&self) -> bool;
-}
-
-impl Interrupt for crate::error::VmError {
-    fn is_interrupt(&self) -> bool {
-        matches!(&self.kind, crate::error::ErrorKind::Game(m) if m == "interrupted")
-    }
-}
 
 impl Searcher<'_> {
     fn iterate(&mut self, vm: &mut Vm) -> VmResult<usize> {
@@ -153,7 +145,7 @@ impl Searcher<'_> {
                     }
                 }
                 // Out of time (depth 1 always finishes unless told to stop).
-                Err(e) if e.is_interrupt() => break,
+                Err(e) if is_interrupt(&e) => break,
                 Err(e) => return Err(e),
             }
             if vm.game.search.should_stop() {
@@ -264,9 +256,9 @@ impl Searcher<'_> {
             if (depth == 0 && kind != Kind::Chance) || ply >= MAX_PLY {
                 self.ordering.horizon += 1;
                 return Ok(match side {
-                    Some(s) if s == self.root => vm.evaluate()? as i64,
-                    Some(_) if self.zero_sum => -(vm.evaluate()? as i64),
-                    _ => vm.evaluate_as(self.root)? as i64,
+                    Some(s) if s == self.root => evaluate_for(vm, s)?,
+                    Some(s) => -evaluate_for(vm, s)?,
+                    None => vm.evaluate_as(self.root)? as i64,
                 });
             }
             let horizon = self.ordering.horizon;

@@ -1,8 +1,9 @@
 //! Search: how the player to move's engine chooses a move (AXIOM.md §5).
 //!
 //! Module map:
-//! - `alphabeta`: the default engine (iterative deepening, negamax with
-//!   alpha-beta and principal-variation search)
+//! - `alphabeta`: the default engine (iterative deepening, alpha-beta and
+//!   principal-variation search, chance nodes)
+//! - `maxn`: the default engine when three or more contestants play
 //! - `tt`: the transposition table the default engine probes
 //! - `zobrist`: position keys (the table, the game history, repetitions)
 //! - `ordering`: move ordering (TT move, killers, history)
@@ -15,6 +16,7 @@
 //! `game_result`); nothing here touches the inner interpreter.
 
 pub mod alphabeta;
+pub mod maxn;
 pub mod ordering;
 pub mod script;
 pub mod tt;
@@ -123,6 +125,11 @@ pub fn interrupted() -> VmError {
     ErrorKind::Game("interrupted".into()).into()
 }
 
+/// The error is `interrupted()`'s.
+pub fn is_interrupt(e: &VmError) -> bool {
+    matches!(&e.kind, ErrorKind::Game(m) if m == "interrupted")
+}
+
 impl Vm {
     /// The move of the current list the engine picks. Every engine's
     /// search starts here, with the clock and the counters reset.
@@ -150,6 +157,7 @@ impl Vm {
             Engine::First => Ok(range.start),
             Engine::Random => Ok(range.start + self.rand_within(0, 0, range.len() as i32 - 1) as usize),
             Engine::Script(i) => script::choose(self, i),
+            Engine::Default if self.game.contestants().count() > 2 => maxn::best_move(self),
             Engine::Default => alphabeta::best_move(self),
             Engine::Uct => uct::best_move(self),
         };

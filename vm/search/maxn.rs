@@ -1,0 +1,163 @@
+//! The default engine for three contestants or more: max^n (Luckhardt and
+//! Irani). A position is worth a score for each contestant; whoever moves
+//! picks the move best for its own side, a chance or neutral player's
+//! moves are averaged, and the engine plays the root move best for its
+//! side. Paranoid alpha-beta (every other contestant against us) was
+//! measured first and played 4-player Splut! at random's level: against
+//! three random players no coalition forms, and a search that assumes one
+//! finds every line lost.
+//!
+//! Scores per contestant come from `OnEvaluate` asked for each side
+//! (`Vm::evaluate_as`) at the horizon, and from game results read by
+//! `alphabeta::settle` (the winner's side +win, the others -win; a loser
+//! -win, the others 0). Depth counts whole moves, as in alpha-beta;
+//! partial steps and chance moves use none, and a path is cut at
+//! `MAX_PLY`. There is no pruning (max^n admits only shallow pruning) and
+//! no table; iterative deepening orders the root and stops on time.
+
+use super::alphabeta::{settle, Settled};
+use super::{interrupted, is_interrupt};
+use crate::error::VmResult;
+use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
+use crate::vm::Vm;
+
+/// Contestants a score vector holds (7 Kingdoms has seven).
+const SIDES: usize = 8;
+const MAX_DEPTH: u32 = 64;
+const MAX_PLY: u32 = 128;
+
+type Scores = [i64; SIDES];
+
+pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
+    let range = vm.game.store.current();
+    if range.len() == 1 {
+        vm.game.search.info.depth = 0;
+        return Ok(range.start);
+    }
+    let sides: Vec<i32> = vm.game.contestants().map(|p| p.value).take(SIDES).collect();
+    let root = vm.side_to_move().and_then(|s| sides.iter().position(|&p| p == s)).unwrap_or(0);
+    let search = MaxN { sides };
+    let max_depth = vm.game.search.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut moves: Vec<usize> = range.collect();
+    let mut best = moves[0];
+    for depth in 1..=max_depth {
+        match search.root(vm, &mut moves, root, depth) {
+            Ok(score) => {
+                best = moves[0];
+                let info = &mut vm.game.search.info;
+                info.depth = depth;
+                info.score = Some(score.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+                if score.abs() >= WIN_SCORE as i64 - 1000 {
+                    break;
+                }
+            }
+            Err(e) if is_interrupt(&e) => break,
+            Err(e) => return Err(e),
+        }
+        if vm.game.search.should_stop() {
+            break;
+        }
+    }
+    Ok(best)
+}
+
+struct MaxN {
+    /// The contestants, by index into a score vector.
+    sides: Vec<i32>,
+}
+
+impl MaxN {
+    /// Searches every root move; the best for the root side goes first.
+    fn root(&self, vm: &mut Vm, moves: &mut [usize], root: usize, depth: u32) -> VmResult<i64> {
+        let mut best = (0, i64::MIN);
+        for (i, &m) in moves.iter().enumerate() {
+            let s = self.child(vm, m, depth, 0, depth > 1)?[root];
+            if s > best.1 {
+                best = (i, s);
+            }
+        }
+        moves[..=best.0].rotate_right(1);
+        Ok(best.1)
+    }
+
+    fn index(&self, side: Option<i32>) -> Option<usize> {
+        side.and_then(|s| self.sides.iter().position(|&p| p == s))
+    }
+
+    /// The scores of the position move m leads to.
+    fn child(&self, vm: &mut Vm, m: usize, depth: u32, ply: u32, may_stop: bool) -> VmResult<Scores> {
+        if may_stop && vm.game.search.should_stop() {
+            return Err(interrupted());
+        }
+        let turn = vm.game.turn;
+        let whole = !vm.game.store.moves[m].is_partial() && vm.side_to_move().is_some();
+        let rest = if whole { depth.saturating_sub(1) } else { depth };
+        vm.push_board()?;
+        vm.game.search.info.nodes += 1;
+        let s = vm.make_move(m).and_then(|()| {
+            let key = vm.position_key();
+            if vm.game.history.contains(&key) {
+                return Ok([0; SIDES]); // a repetition: a draw
+            }
+            vm.game.history.push(key);
+            let s = self.node(vm, rest, ply + 1);
+            vm.game.history.pop();
+            s
+        });
+        vm.pop_board()?;
+        vm.game.turn = turn;
+        s
+    }
+
+    fn node(&self, vm: &mut Vm, depth: u32, ply: u32) -> VmResult<Scores> {
+        vm.generate_turn()?;
+        let side = vm.side_to_move();
+        let result = (|| {
+            let r = vm.game_result()?;
+            if r != UNKNOWN_SCORE {
+                let won = (r as i64).abs() + depth as i64;
+                let mut s = [0; SIDES];
+                match settle(side, vm.game.turn.by, r) {
+                    Settled::Draw => {}
+                    Settled::Won(p) => {
+                        s = [-won; SIDES];
+                        if let Some(k) = self.index(Some(p)) {
+                            s[k] = won;
+                        }
+                    }
+                    Settled::Lost(p) => {
+                        if let Some(k) = self.index(Some(p)) {
+                            s[k] = -won;
+                        }
+                    }
+                }
+                return Ok(s);
+            }
+            if (depth == 0 && side.is_some()) || ply >= MAX_PLY {
+                let mut s = [0; SIDES];
+                for (k, &p) in self.sides.iter().enumerate() {
+                    s[k] = vm.evaluate_as(p)? as i64;
+                }
+                return Ok(s);
+            }
+            let range = vm.game.store.current();
+            let mover = self.index(side);
+            let mut best: Option<Scores> = None;
+            let mut sum = [0i64; SIDES];
+            for m in range.clone() {
+                let s = self.child(vm, m, depth, ply, true)?;
+                match mover {
+                    Some(k) if best.is_none_or(|b| s[k] > b[k]) => best = Some(s),
+                    Some(_) => {}
+                    None => sum.iter_mut().zip(s).for_each(|(a, v)| *a += v),
+                }
+            }
+            Ok(match mover {
+                Some(_) => best.unwrap_or([0; SIDES]),
+                None => sum.map(|v| v / range.len().max(1) as i64),
+            })
+        })();
+        vm.game.store.pop_list();
+        result
+    }
+}
