@@ -324,3 +324,18 @@ fn a_player_without_a_side_throws_the_dice_whatever_its_engine() {
     }
     assert_eq!(faces.len(), 3, "{faces:?}");
 }
+
+#[test]
+fn after_choosing_current_player_is_the_player_to_move_again() {
+    // A search walks other players' positions; the chosen move's words
+    // (which may credit `current-player`) run in the position searched
+    // from.
+    for engine in [Engine::Default, Engine::Uct] {
+        let mut vm = start(TTT, &["a1"]);
+        vm.generate_turn().unwrap();
+        vm.game.search.limits = Limits { time: None, depth: Some(4), iterations: Some(300), ..Limits::default() };
+        vm.choose_move(engine).unwrap();
+        assert_eq!(vm.game.gen.player, vm.player_to_move(), "{engine:?}");
+        vm.game.store.pop_list();
+    }
+}

@@ -162,6 +162,10 @@ impl Vm {
             Engine::Uct => uct::best_move(self),
         };
         self.game.kernel.root_player = 0;
+        // The search left the generation context (`current-player`) at the
+        // last position it saw; the chosen move runs its words in the
+        // position searched from.
+        self.enter_turn();
         let s = &mut self.game.search;
         s.active = false;
         s.info.elapsed = now.elapsed();

@@ -92,13 +92,17 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
         iterations += 1;
     }
     let root = tree.nodes[0];
-    // The most visited; among as many visits (a search cut short, in a
-    // game whose random games are slow), the better mean, then a random
-    // one: a fixed choice among moves the search could not tell apart is
-    // a bias, not a decision.
+    // The most visited; among as many visits, the better mean, then a
+    // random one: a fixed choice among moves the search could not tell
+    // apart is a bias, not a decision. A search cut short before every
+    // move had a playout (a game whose random games are slow) has no
+    // visit counts to go by: the best mean, an unseen move counting as
+    // even.
+    let all_seen = (0..root.children).all(|i| tree.nodes[(root.first + i) as usize].visits > 0);
     let rank = |i: u32| {
         let n = tree.nodes[(root.first + i) as usize];
-        (n.visits, n.reward / n.visits.max(1) as f64)
+        let mean = if n.visits == 0 { 0.5 } else { n.reward / n.visits as f64 };
+        (if all_seen { n.visits } else { 0 }, mean)
     };
     let top = (0..root.children).map(rank).fold((0, f64::NEG_INFINITY), |a, b| if (b.0, b.1) > (a.0, a.1) { b } else { a });
     let tied: Vec<u32> = (0..root.children).filter(|&i| rank(i) == top).collect();
