@@ -35,7 +35,7 @@
 //! searched, so `OnIsGameOver`'s `repetition-count` sees it too.
 
 use super::tt::Bound;
-use super::{interrupted, is_interrupt, ordering::Ordering};
+use super::{interrupted, is_interrupt, ordering::Ordering, play_in_search};
 use crate::error::VmResult;
 use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
 use crate::vm::Vm;
@@ -188,24 +188,10 @@ impl Searcher<'_> {
         if may_stop && vm.game.search.should_stop() {
             return Err(interrupted());
         }
-        let turn = vm.game.turn;
         let whole = !vm.game.store.moves[m].is_partial() && vm.side_to_move().is_some();
         let rest = if whole { depth.saturating_sub(1) } else { depth };
-        vm.push_board()?;
-        vm.game.search.info.nodes += 1;
-        let s = vm.make_move(m).and_then(|()| {
-            let key = vm.position_key();
-            if vm.game.history.contains(&key) {
-                return Ok(0); // a repetition: a draw
-            }
-            vm.game.history.push(key);
-            let s = self.node(vm, key, rest, ply + 1, alpha, beta);
-            vm.game.history.pop();
-            s
-        });
-        vm.pop_board()?;
-        vm.game.turn = turn;
-        s
+        // A repetition is a draw.
+        play_in_search(vm, m, 0, |vm, key| self.node(vm, key, rest, ply + 1, alpha, beta))
     }
 
     /// The score of the position (`key` its position key) for the root

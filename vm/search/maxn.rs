@@ -16,7 +16,7 @@
 //! no table; iterative deepening orders the root and stops on time.
 
 use super::alphabeta::{settle, Settled};
-use super::{interrupted, is_interrupt};
+use super::{interrupted, is_interrupt, play_in_search};
 use crate::error::VmResult;
 use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
 use crate::vm::Vm;
@@ -89,24 +89,10 @@ impl MaxN {
         if may_stop && vm.game.search.should_stop() {
             return Err(interrupted());
         }
-        let turn = vm.game.turn;
         let whole = !vm.game.store.moves[m].is_partial() && vm.side_to_move().is_some();
         let rest = if whole { depth.saturating_sub(1) } else { depth };
-        vm.push_board()?;
-        vm.game.search.info.nodes += 1;
-        let s = vm.make_move(m).and_then(|()| {
-            let key = vm.position_key();
-            if vm.game.history.contains(&key) {
-                return Ok([0; SIDES]); // a repetition: a draw
-            }
-            vm.game.history.push(key);
-            let s = self.node(vm, rest, ply + 1);
-            vm.game.history.pop();
-            s
-        });
-        vm.pop_board()?;
-        vm.game.turn = turn;
-        s
+        // A repetition is a draw.
+        play_in_search(vm, m, [0; SIDES], |vm, _| self.node(vm, rest, ply + 1))
     }
 
     fn node(&self, vm: &mut Vm, depth: u32, ply: u32) -> VmResult<Scores> {

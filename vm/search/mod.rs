@@ -125,6 +125,30 @@ pub fn interrupted() -> VmError {
     ErrorKind::Game("interrupted".into()).into()
 }
 
+/// Plays move m of the current list inside a search and answers `f` of
+/// the position it leads to (given its key), or `repeated` when that
+/// position repeats one of the game or of the search path; then takes the
+/// move back. The path is on the game's history while `f` runs, so
+/// `repetition-count` sees it.
+pub fn play_in_search<T>(vm: &mut Vm, m: usize, repeated: T, f: impl FnOnce(&mut Vm, u64) -> VmResult<T>) -> VmResult<T> {
+    let turn = vm.game.turn;
+    vm.push_board()?;
+    vm.game.search.info.nodes += 1;
+    let s = vm.make_move(m).and_then(|()| {
+        let key = vm.position_key();
+        if vm.game.history.contains(&key) {
+            return Ok(repeated);
+        }
+        vm.game.history.push(key);
+        let s = f(vm, key);
+        vm.game.history.pop();
+        s
+    });
+    vm.pop_board()?;
+    vm.game.turn = turn;
+    s
+}
+
 /// The error is `interrupted()`'s.
 pub fn is_interrupt(e: &VmError) -> bool {
     matches!(&e.kind, ErrorKind::Game(m) if m == "interrupted")
