@@ -339,3 +339,18 @@ fn after_choosing_current_player_is_the_player_to_move_again() {
         vm.game.store.pop_list();
     }
 }
+
+#[test]
+fn a_search_stopped_before_it_scored_any_move_plays_at_random_not_the_first() {
+    // Every first step's second steps are searched (a partial chain
+    // takes no depth) with an evaluation that takes milliseconds: a
+    // millisecond ends the search inside its first iteration. Before, it
+    // then played the first move generated, every time.
+    let mut vm = start("tests/search/slow-chain.4th", &[]);
+    let limits = Limits { time: Some(std::time::Duration::from_millis(1)), ..Limits::default() };
+    let mut chosen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        chosen.insert(choose(&mut vm, Engine::Default, limits.clone()).0);
+    }
+    assert!(chosen.len() > 1, "always {chosen:?}");
+}

@@ -35,13 +35,12 @@
 //! searched, so `OnIsGameOver`'s `repetition-count` sees it too.
 
 use super::tt::Bound;
-use super::{interrupted, is_interrupt, ordering::Ordering, play_in_search};
+use super::{deepen, interrupted, ordering::Ordering, play_in_search, unsearched, MAX_DEPTH};
 use crate::error::VmResult;
 use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
 use crate::vm::Vm;
 
 const INFINITY: i64 = i64::MAX / 4;
-const MAX_DEPTH: u32 = 64;
 /// A path this long (partial steps and chance moves included) is
 /// evaluated where it stands.
 const MAX_PLY: u32 = 128;
@@ -125,41 +124,28 @@ pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
 
 impl Searcher<'_> {
     fn iterate(&mut self, vm: &mut Vm) -> VmResult<usize> {
-        let range = vm.game.store.current();
-        let max_depth = vm.game.search.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         // Root moves, best first after each iteration.
-        let mut root: Vec<usize> = range.collect();
-        let mut best = root[0];
-        for depth in 1..=max_depth {
+        let mut root: Vec<usize> = vm.game.store.current().collect();
+        let mut best = None;
+        deepen(vm, |vm, depth| {
             let horizon = self.ordering.horizon;
-            match self.search_root(vm, &mut root, depth) {
-                Ok((m, score)) => {
-                    best = m;
-                    let info = &mut vm.game.search.info;
-                    info.depth = depth;
-                    info.score = Some(score.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
-                    if score.abs() >= FORCED || self.ordering.horizon == horizon {
-                        // A forced result, or the whole game tree was seen:
-                        // deeper search cannot change it.
-                        break;
-                    }
-                }
-                // Out of time (depth 1 always finishes unless told to stop).
-                Err(e) if is_interrupt(&e) => break,
-                Err(e) => return Err(e),
-            }
-            if vm.game.search.should_stop() {
-                break;
-            }
-        }
-        Ok(best)
+            let score = self.search_root(vm, &mut root, depth, &mut best)?;
+            // A forced result, or the whole game tree was seen: deeper
+            // search cannot change it.
+            Ok((score, score.abs() < FORCED && self.ordering.horizon != horizon))
+        })?;
+        Ok(best.unwrap_or_else(|| unsearched(vm, &root)))
     }
 
-    /// Searches every root move (the root is a max node); answers the best
-    /// and its score, and moves it to the front for the next iteration.
-    fn search_root(&mut self, vm: &mut Vm, root: &mut [usize], depth: u32) -> VmResult<(usize, i64)> {
+    /// Searches every root move (the root is a max node), best first;
+    /// answers the best score and moves the best move to the front for
+    /// the next iteration. `best` follows the search: the first move (the
+    /// last iteration's best) once its score is known, then any move
+    /// proven better at this depth; so an iteration cut short still
+    /// answers with what it has found.
+    fn search_root(&mut self, vm: &mut Vm, root: &mut [usize], depth: u32, best: &mut Option<usize>) -> VmResult<i64> {
         let mut alpha = -INFINITY;
-        let mut best = 0;
+        let mut first = 0;
         for (i, &m) in root.iter().enumerate() {
             let s = if i == 0 {
                 self.child(vm, m, depth, 0, alpha, INFINITY, depth > 1)?
@@ -173,11 +159,12 @@ impl Searcher<'_> {
             };
             if s > alpha {
                 alpha = s;
-                best = i;
+                first = i;
+                *best = Some(m);
             }
         }
-        root[..=best].rotate_right(1);
-        Ok((root[0], alpha))
+        root[..=first].rotate_right(1);
+        Ok(alpha)
     }
 
     /// The score of the position move m leads to, searched `depth` more

@@ -16,14 +16,13 @@
 //! no table; iterative deepening orders the root and stops on time.
 
 use super::alphabeta::{settle, Settled};
-use super::{interrupted, is_interrupt, play_in_search};
+use super::{deepen, interrupted, play_in_search, unsearched};
 use crate::error::VmResult;
 use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
 use crate::vm::Vm;
 
 /// Contestants a score vector holds (7 Kingdoms has seven).
 const SIDES: usize = 8;
-const MAX_DEPTH: u32 = 64;
 const MAX_PLY: u32 = 128;
 
 type Scores = [i64; SIDES];
@@ -37,28 +36,13 @@ pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
     let sides: Vec<i32> = vm.game.contestants().map(|p| p.value).take(SIDES).collect();
     let root = vm.side_to_move().and_then(|s| sides.iter().position(|&p| p == s)).unwrap_or(0);
     let search = MaxN { sides };
-    let max_depth = vm.game.search.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut moves: Vec<usize> = range.collect();
-    let mut best = moves[0];
-    for depth in 1..=max_depth {
-        match search.root(vm, &mut moves, root, depth) {
-            Ok(score) => {
-                best = moves[0];
-                let info = &mut vm.game.search.info;
-                info.depth = depth;
-                info.score = Some(score.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
-                if score.abs() >= WIN_SCORE as i64 - 1000 {
-                    break;
-                }
-            }
-            Err(e) if is_interrupt(&e) => break,
-            Err(e) => return Err(e),
-        }
-        if vm.game.search.should_stop() {
-            break;
-        }
-    }
-    Ok(best)
+    let mut best = None;
+    deepen(vm, |vm, depth| {
+        let score = search.root(vm, &mut moves, root, depth, &mut best)?;
+        Ok((score, score.abs() < WIN_SCORE as i64 - 1000))
+    })?;
+    Ok(best.unwrap_or_else(|| unsearched(vm, &moves)))
 }
 
 struct MaxN {
@@ -68,16 +52,19 @@ struct MaxN {
 
 impl MaxN {
     /// Searches every root move; the best for the root side goes first.
-    fn root(&self, vm: &mut Vm, moves: &mut [usize], root: usize, depth: u32) -> VmResult<i64> {
-        let mut best = (0, i64::MIN);
+    /// `best` follows the search (the last iteration's best first, then
+    /// any better), so an iteration cut short answers what it has found.
+    fn root(&self, vm: &mut Vm, moves: &mut [usize], root: usize, depth: u32, best: &mut Option<usize>) -> VmResult<i64> {
+        let mut top = (0, i64::MIN);
         for (i, &m) in moves.iter().enumerate() {
             let s = self.child(vm, m, depth, 0, depth > 1)?[root];
-            if s > best.1 {
-                best = (i, s);
+            if s > top.1 {
+                top = (i, s);
+                *best = Some(m);
             }
         }
-        moves[..=best.0].rotate_right(1);
-        Ok(best.1)
+        moves[..=top.0].rotate_right(1);
+        Ok(top.1)
     }
 
     fn index(&self, side: Option<i32>) -> Option<usize> {

@@ -149,8 +149,48 @@ pub fn play_in_search<T>(vm: &mut Vm, m: usize, repeated: T, f: impl FnOnce(&mut
     s
 }
 
+/// The deepest iteration a depth-first engine runs.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Iterative deepening, the driver of the engines that search to a depth
+/// (alpha-beta, max^n): `iteration(vm, depth)` runs for depth 1, 2, … up
+/// to the depth limit and answers its score and whether a deeper search
+/// could change it (false for a forced result, or a tree seen whole). A
+/// finished iteration's depth and score go into the search info; one
+/// interrupted on the way (time up, stop) reports nothing: what it found
+/// is the engine's to keep (its best move so far).
+pub fn deepen(vm: &mut Vm, mut iteration: impl FnMut(&mut Vm, u32) -> VmResult<(i64, bool)>) -> VmResult<()> {
+    let max_depth = vm.game.search.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    for depth in 1..=max_depth {
+        match iteration(vm, depth) {
+            Ok((score, deeper_may_change)) => {
+                let info = &mut vm.game.search.info;
+                info.depth = depth;
+                info.score = Some(score.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+                if !deeper_may_change {
+                    break;
+                }
+            }
+            Err(e) if is_interrupt(&e) => break,
+            Err(e) => return Err(e),
+        }
+        if vm.game.search.should_stop() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The move of a search that was stopped before it knew the score of
+/// any (its first iteration cut short inside a long partial chain or a
+/// slow move generator): one at random, as `{random}` would play, since a
+/// fixed choice among moves not told apart is a bias, not a decision.
+pub fn unsearched(vm: &mut Vm, moves: &[usize]) -> usize {
+    moves[vm.rand_within(0, 0, moves.len() as i32 - 1) as usize]
+}
+
 /// The error is `interrupted()`'s.
-pub fn is_interrupt(e: &VmError) -> bool {
+fn is_interrupt(e: &VmError) -> bool {
     matches!(&e.kind, ErrorKind::Game(m) if m == "interrupted")
 }
 
