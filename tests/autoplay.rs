@@ -398,3 +398,34 @@ fn a_malformed_record_is_an_error_not_a_crash() {
         }
     }
 }
+
+#[test]
+fn a_solitaire_seats_its_player_against_no_one() {
+    // One player, one move: a stone on b2 wins, anywhere else loses. The
+    // seat opposite never moves; whichever variant plays the puzzle is
+    // scored by how it did.
+    let dir = scratch("solitaire");
+    let solitaire = dir.join("solitaire.4th");
+    let rules = [
+        "{board 3 3 {grid} board}",
+        "{players {player} Me players}",
+        ": place ( -- ) empty? verify drop add-move ;",
+        "{moves places {move} place moves}",
+        "{pieces {piece} Stone {drops} places pieces}",
+        "{turn-order {turn} Me turn-order}",
+        ": OnIsGameOver ( -- score ) b2 not-empty-at? IF #WinScore EXIT THEN",
+        "  a1 not-empty-at? a2 not-empty-at? OR a3 not-empty-at? OR b1 not-empty-at? OR b3 not-empty-at? OR",
+        "  c1 not-empty-at? OR c2 not-empty-at? OR c3 not-empty-at? OR IF #LossScore ELSE #UnknownScore THEN ;",
+    ];
+    std::fs::write(&solitaire, rules.join("\n")).unwrap();
+    let json = dir.join("s.jsonl");
+    let s = solitaire.to_str().unwrap();
+    let o = axforth(&["autoplay", s, s, "--engine", "A=search,B=random", "-n", "20", "--depth", "1", "--seed", "3", "-q", "--json", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("20 game(s) played"), "{}", text(&o));
+    let records = games(&json);
+    let (searched, random): (Vec<_>, Vec<_>) = records.iter().partition(|g| g.seats[0] == 0);
+    assert!(searched.iter().all(|g| g.result == "1-0" && g.plies == 1), "{searched:?}");
+    // At random the stone lands on b2 one time in nine.
+    assert!(random.iter().filter(|g| g.result == "1-0").count() <= 4, "{random:?}");
+}

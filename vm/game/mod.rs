@@ -51,6 +51,9 @@ pub const WIN_SCORE: i32 = 2_130_000_000;
 pub const LOSS_SCORE: i32 = -2_130_000_000;
 pub const DRAW_SCORE: i32 = 0;
 pub const UNKNOWN_SCORE: i32 = -2_140_000_000;
+/// The seat opposite a solitaire's player (`Game::seats`): no player has
+/// this value, so it never moves.
+pub const NOBODY: i32 = i32::MIN;
 
 /// One step of a move's program, run in order when the move is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,12 +190,14 @@ impl Game {
         self.players.iter().filter(|p| !p.neutral && !p.chance)
     }
 
-    /// The two players a tournament seats: the first two contestants; a
-    /// puzzle for one contestant against the dice seats the first chance
-    /// player opposite (its seat wins when the contestant loses).
+    /// The two players a tournament seats: the first two contestants. A
+    /// puzzle for one contestant seats opposite it the first chance player
+    /// (the dice it plays against), or, in a solitaire, `NOBODY`: either
+    /// seat wins when the contestant loses, so each variant's score is
+    /// what it scored at the puzzle against what the other scored.
     pub fn seats(&self) -> Vec<i32> {
         let chance = self.players.iter().filter(|p| p.chance);
-        self.contestants().chain(chance).map(|p| p.value).take(2).collect()
+        self.contestants().chain(chance).map(|p| p.value).chain([NOBODY]).take(2).collect()
     }
 
     /// The contestant a turn's moves serve: its player, if a contestant;

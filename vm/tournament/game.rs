@@ -92,7 +92,7 @@ impl Game {
             self.vms.push((v, vm));
         }
         let [a, b] = self.vms[0].1.game.seats()[..] else {
-            return Err("the game has fewer than two contestants (players neither neutral nor chance) to seat".into());
+            return Err("the game has no contestant (a player neither neutral nor chance) to seat".into());
         };
         self.contestants = [a, b];
         let opening = spec.opening.and_then(|o| options.openings.get(o)).map_or(&[][..], |o| &o[..]);
