@@ -8,7 +8,10 @@
 //! descent samples its moves uniformly, as `{random}` plays them, instead
 //! of choosing by UCB1. A game that ends on such a player's turn is a
 //! draw, as the tournament scores it. When the iterations or the time run
-//! out, the most-visited move is played.
+//! out (the clock only once every root move has had its visit), the
+//! most-visited move is played. Under a time limit, random games too dear
+//! for the time are cut short and judged by the evaluation
+//! (`PLAYOUTS_PER_ROOT_MOVE`).
 
 use super::alphabeta::{settle, Settled};
 use crate::error::VmResult;
@@ -24,6 +27,14 @@ const MAX_PLAYOUT: u32 = 1000;
 /// moved (a game whose evaluation cannot see its goal) lets the game go on
 /// to its end.
 const JUDGE_EVERY: u32 = 24;
+/// Under a time limit, random games are judged sooner when they cost so
+/// much that fewer than this many playouts per root move would fit the
+/// time: a game whose move generator takes a millisecond (Ordo,
+/// Rithmomachy) buys a handful of 24-move playouts in 0.2 s, which is
+/// chance, not search. Judged at every move, a playout is mostly the
+/// evaluation of the leaf: the search then stands on the evaluation, as
+/// alpha-beta does, where random games are too dear.
+const PLAYOUTS_PER_ROOT_MOVE: f64 = 4.0;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -57,6 +68,8 @@ pub struct Tree {
     path: Vec<u32>,
     /// The root side and its evaluation of the root position.
     judge: Option<(i32, i32)>,
+    /// Random games are judged after this many moves, and as many after.
+    judge_every: u32,
 }
 
 pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
@@ -82,14 +95,27 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
     add_children(tree, range.len(), me);
     let limit = vm.game.search.limits.iterations;
     let c = vm.game.search.limits.uct_c;
+    let time = vm.game.search.limits.time.map(|t| t.as_secs_f64());
+    let wanted = PLAYOUTS_PER_ROOT_MOVE * range.len() as f64;
+    let started = std::time::Instant::now();
+    // Under a time limit, the first playouts are judged at once, then as
+    // late as the cost of a move measured so far lets `wanted` fit.
+    tree.judge_every = if time.is_some() { 1 } else { JUDGE_EVERY };
     let mut iterations = 0u64;
     let mut deepest = 0;
     loop {
-        if limit.is_some_and(|n| iterations >= n) || (iterations > 0 && vm.game.search.should_stop()) {
+        // As alpha-beta's first iteration, the first visit of every root
+        // move is not cut by the clock: a move never looked at cannot be
+        // chosen for a reason.
+        if limit.is_some_and(|n| iterations >= n) || (iterations >= range.len() as u64 && vm.game.search.should_stop()) {
             break;
         }
         deepest = deepest.max(iterate(vm, tree, c)?);
         iterations += 1;
+        if let Some(time) = time.filter(|_| iterations % 16 == 0) {
+            let per_move = started.elapsed().as_secs_f64() / vm.game.search.info.nodes.max(1) as f64;
+            tree.judge_every = (time / (wanted * per_move)).clamp(1.0, JUDGE_EVERY as f64) as u32;
+        }
     }
     let root = tree.nodes[0];
     // The most visited; among as many visits, the better mean, then a
@@ -162,8 +188,8 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
             add_children(tree, n, side);
             let node = &mut tree.nodes[at];
             (node.first, node.children, node.expanded) = (first, n as u32, true);
-            vm.game.store.pop_list();
-            return playout(vm, tree.judge);
+            // The random game starts from the list just generated.
+            return playout(vm, tree.judge, tree.judge_every);
         }
         let chance = tree.nodes[node.first as usize].side.is_none();
         let pick = if chance { vm.rand_within(0, 0, node.children as i32 - 1) as u32 } else { ucb1(tree, &node, c) };
@@ -192,16 +218,31 @@ fn ucb1(tree: &Tree, node: &Node, c: f64) -> u32 {
 }
 
 /// Random moves to the end of the game (or the cap), judged by the
-/// evaluation on the way (`JUDGE_EVERY`).
-fn playout(vm: &mut Vm, judge: Option<(i32, i32)>) -> VmResult<Settled> {
+/// evaluation every `every` moves; when that is every move, the first
+/// judgement is of the leaf itself. It starts at a leaf whose moves are
+/// generated and whose game is not over.
+fn playout(vm: &mut Vm, judge: Option<(i32, i32)>, every: u32) -> VmResult<Settled> {
     for ply in 0..MAX_PLAYOUT {
-        vm.generate_turn()?;
-        let r = vm.game_result()?;
-        if r != UNKNOWN_SCORE {
-            vm.game.store.pop_list();
-            return Ok(settle(vm.side_to_move(), vm.game.turn.by, r));
+        if ply > 0 {
+            if vm.game.search.should_stop() {
+                // Past the time (the first visits of the root moves go on
+                // after it): the evaluation judges at once, unchanged a draw.
+                return match judge {
+                    Some((side, at_root)) => {
+                        let e = vm.evaluate_as(side)?;
+                        Ok(if e > at_root { Settled::Won(side) } else if e < at_root { Settled::Lost(side) } else { Settled::Draw })
+                    }
+                    None => Ok(Settled::Draw),
+                };
+            }
+            vm.generate_turn()?;
+            let r = vm.game_result()?;
+            if r != UNKNOWN_SCORE {
+                vm.game.store.pop_list();
+                return Ok(settle(vm.side_to_move(), vm.game.turn.by, r));
+            }
         }
-        if let Some((side, at_root)) = judge.filter(|_| ply > 0 && ply % JUDGE_EVERY == 0) {
+        if let Some((side, at_root)) = judge.filter(|_| ply % every == 0 && (ply > 0 || every == 1)) {
             let e = vm.evaluate_as(side)?;
             if e != at_root {
                 vm.game.store.pop_list();
@@ -217,4 +258,3 @@ fn playout(vm: &mut Vm, judge: Option<(i32, i32)>) -> VmResult<Settled> {
     }
     Ok(Settled::Draw)
 }
-
