@@ -34,7 +34,7 @@ const JUDGE_EVERY: u32 = 24;
 /// chance, not search. Judged at every move, a playout is mostly the
 /// evaluation of the leaf: the search then stands on the evaluation, as
 /// alpha-beta does, where random games are too dear.
-const PLAYOUTS_PER_ROOT_MOVE: f64 = 4.0;
+const PLAYOUTS_PER_ROOT_MOVE: f64 = 1.0;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
