@@ -112,7 +112,7 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
         }
         deepest = deepest.max(iterate(vm, tree, c)?);
         iterations += 1;
-        if let Some(time) = time.filter(|_| iterations % 16 == 0) {
+        if let Some(time) = time.filter(|_| iterations.is_multiple_of(16)) {
             let per_move = started.elapsed().as_secs_f64() / vm.game.search.info.nodes.max(1) as f64;
             tree.judge_every = (time / (wanted * per_move)).clamp(1.0, JUDGE_EVERY as f64) as u32;
         }
