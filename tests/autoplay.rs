@@ -429,3 +429,42 @@ fn a_solitaire_seats_its_player_against_no_one() {
     // At random the stone lands on b2 one time in nine.
     assert!(random.iter().filter(|g| g.result == "1-0").count() <= 4, "{random:?}");
 }
+
+#[test]
+fn an_error_the_search_meets_names_the_position_it_met_it_in() {
+    // The move word recurses without end once a1 and c3 both hold stones
+    // (an error the original did not tolerate in a move word, unlike a
+    // division by zero): a
+    // position a search looking ahead reaches before the game does. The
+    // report gives the command that reaches it again.
+    let dir = scratch("search-line");
+    let file = dir.join("trap.4th");
+    let rules = [
+        "{board 3 3 {grid} board}",
+        "{players {player} Me {player} You players}",
+        ": place ( -- ) empty? verify drop add-move ;",
+        ": deep ( -- ) 1 RECURSE ;",
+        ": trap ( -- ) a1 not-empty-at? c3 not-empty-at? AND IF deep THEN place ;",
+        "{moves traps {move} trap moves}",
+        "{pieces {piece} Stone {drops} traps pieces}",
+        "{turn-order {turn} Me {turn} You turn-order}",
+    ];
+    let rules = rules.join("\n");
+    std::fs::write(&file, rules).unwrap();
+    let f = file.to_str().unwrap();
+    for engine in [&["--engine", "search", "--depth", "3"][..], &["--engine", "uct", "--uct-playouts", "300"][..]] {
+        let mut args = vec!["autoplay", f, f, "-n", "1", "--seed", "5", "-q"];
+        args.extend_from_slice(engine);
+        let o = axforth(&args);
+        let out = text(&o);
+        assert!(out.contains("return stack overflow"), "{engine:?}: {out}");
+        let (_, command) = out.split_once("in a position the search reached: axforth moves ").unwrap_or_else(|| panic!("{engine:?}: {out}"));
+        let after = command.split_once(" --after '").and_then(|(_, a)| a.split_once('\'')).map(|(a, _)| a).unwrap_or_else(|| panic!("{out}"));
+        let line: Vec<&str> = after.split("; ").collect();
+        // The position: a1 and c3 taken, You to move.
+        let o = axforth(&["moves", f, "--after", after]);
+        assert!(!o.status.success() && text(&o).contains("return stack overflow"), "{engine:?} {line:?}: {}", text(&o));
+        let o = axforth(&["moves", f, "--after", &line[..line.len() - 1].join("; ")]);
+        assert!(o.status.success(), "{engine:?} {line:?}: the position before it is sound: {}", text(&o));
+    }
+}

@@ -213,7 +213,7 @@ impl PartialEq for VmError {
 impl Eq for VmError {}
 
 /// What an unboxed `verify` failure (`VmError(None)`) reads as.
-static VERIFY: ErrorDetail = ErrorDetail { kind: ErrorKind::Verify, word: None, location: None, trace: Vec::new() };
+static VERIFY: ErrorDetail = ErrorDetail { kind: ErrorKind::Verify, word: None, location: None, trace: Vec::new(), line: Vec::new() };
 
 /// What a `VmError` holds (read through it).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -225,6 +225,10 @@ pub struct ErrorDetail {
     pub location: Option<Location>,
     /// How we got there, innermost first: "called from ..." lines.
     pub trace: Vec<String>,
+    /// An error of the game's code met inside an engine's search: the
+    /// moves the search had played from the position it searched, so the
+    /// position can be reached again (`axforth moves --after`).
+    pub line: Vec<String>,
 }
 
 pub type VmResult<T> = Result<T, VmError>;
@@ -233,7 +237,7 @@ impl VmError {
     pub fn new(kind: ErrorKind) -> VmError {
         match kind {
             ErrorKind::Verify => VmError(None),
-            kind => VmError(Some(Box::new(ErrorDetail { kind, word: None, location: None, trace: Vec::new() }))),
+            kind => VmError(Some(Box::new(ErrorDetail { kind, word: None, location: None, trace: Vec::new(), line: Vec::new() }))),
         }
     }
 
@@ -292,6 +296,9 @@ impl fmt::Display for VmError {
                 write!(f, " (and {} more times)", run - 1)?;
             }
             i += run;
+        }
+        if !self.line.is_empty() {
+            write!(f, "\n  in a position the search reached after: {}", self.line.join("; "))?;
         }
         Ok(())
     }

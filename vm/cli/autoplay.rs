@@ -373,7 +373,7 @@ fn engine_label(e: axforth::game::Engine) -> &'static str {
 /// The command that plays game `index` of this tournament again, alone:
 /// the same files, options and seed give it the same seed and seats.
 fn rerun_command(h: &Header, index: u64) -> String {
-    let quote = |s: &str| if s.contains(|c: char| c.is_whitespace() || "'\"$;&|()".contains(c)) { format!("'{s}'") } else { s.to_string() };
+    let quote = axforth::tournament::shell_quote;
     let mut cmd = format!("axforth --seed {} autoplay", h.seed);
     for f in &h.files {
         cmd += &format!(" {}", quote(f));

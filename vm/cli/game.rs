@@ -26,9 +26,16 @@ pub fn start(config: Config, game: &GameFile, after: Option<&str>) -> Result<Vm>
         if vm.game_result()? != UNKNOWN_SCORE {
             bail!("cannot play `{text}`: the game is already over");
         }
-        let Some(m) = vm.find_move(text) else {
-            let legal = vm.move_texts().join(", ");
-            bail!("`{text}` is not a legal move for {}; legal moves: {legal}", vm.game.player_name(vm.player_to_move()));
+        let m = match vm.match_move(text) {
+            Ok(m) => m,
+            Err(several) if several.len() > 1 => {
+                let named = several.iter().map(|&m| axforth::game::moves::move_text(&vm.game, &vm.mem, m)).collect::<Vec<_>>().join(", ");
+                bail!("`{text}` could be any of these moves of {}: {named}; give more of its words", vm.game.player_name(vm.player_to_move()));
+            }
+            Err(_) => {
+                let legal = vm.move_texts().join(", ");
+                bail!("`{text}` is not a legal move for {}; legal moves: {legal}", vm.game.player_name(vm.player_to_move()));
+            }
         };
         vm.make_move(m)?;
         vm.game.store.pop_list();

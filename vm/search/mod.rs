@@ -89,6 +89,10 @@ pub struct Search {
     pub keys: zobrist::Keys,
     pub ordering: ordering::Ordering,
     pub uct: uct::Tree,
+    /// The moves the search has played from the position it searches, as
+    /// their places in their lists; left as it is when the game's code
+    /// fails, for `choose_move` to name the position it failed in.
+    pub line: Vec<u32>,
 }
 
 impl Default for Search {
@@ -105,6 +109,9 @@ impl Default for Search {
             keys: zobrist::Keys::default(),
             ordering: ordering::Ordering::default(),
             uct: uct::Tree::default(),
+            // Room for a playout's length and more: searching allocates
+            // nothing per node.
+            line: Vec::with_capacity(2048),
         }
     }
 }
@@ -134,6 +141,8 @@ pub fn play_in_search<T>(vm: &mut Vm, m: usize, repeated: T, f: impl FnOnce(&mut
     let turn = vm.game.turn;
     vm.push_board()?;
     vm.game.search.info.nodes += 1;
+    let ordinal = m - vm.game.store.current().start;
+    vm.game.search.line.push(ordinal as u32);
     let s = vm.make_move(m).and_then(|()| {
         let key = vm.position_key();
         if vm.game.history.contains(&key) {
@@ -146,7 +155,44 @@ pub fn play_in_search<T>(vm: &mut Vm, m: usize, repeated: T, f: impl FnOnce(&mut
     });
     vm.pop_board()?;
     vm.game.turn = turn;
+    if s.as_ref().err().is_none_or(is_interrupt) {
+        vm.game.search.line.pop();
+    }
     s
+}
+
+/// The texts of the moves of the search's line, played again from the
+/// position searched (the board and turn are as they were before): the
+/// position the game's code failed in, named so it can be reached again.
+/// Stops where the moves no longer replay (a generator that draws at
+/// random may list others).
+fn line_texts(vm: &mut Vm) -> Vec<String> {
+    let line = std::mem::take(&mut vm.game.search.line);
+    let turn = vm.game.turn;
+    let mut texts = Vec::new();
+    if vm.push_board().is_err() {
+        return texts;
+    }
+    for &ordinal in &line {
+        if vm.generate_turn().is_err() {
+            break;
+        }
+        let range = vm.game.store.current();
+        let m = range.start + ordinal as usize;
+        let made = if m < range.end {
+            texts.push(crate::game::moves::move_text(&vm.game, &vm.mem, m));
+            vm.make_move(m)
+        } else {
+            Err(interrupted())
+        };
+        vm.game.store.pop_list();
+        if made.is_err() {
+            break;
+        }
+    }
+    let _ = vm.pop_board();
+    vm.game.turn = turn;
+    texts
 }
 
 /// The deepest iteration a depth-first engine runs.
@@ -204,6 +250,7 @@ impl Vm {
         }
         let now = Instant::now();
         let s = &mut self.game.search;
+        s.line.clear();
         // Keep the report buffers: a new search reuses them.
         let (best, current) = (s.info.best_move.take(), s.info.current_move.take());
         s.info = Info { best_move: best.map(|mut b| { b.clear(); b }), current_move: current.map(|mut c| { c.clear(); c }), ..Info::default() };
@@ -217,7 +264,7 @@ impl Vm {
             Engine::Default | Engine::Uct if self.side_to_move().is_none() => Engine::Random,
             e => e,
         };
-        let chosen = match engine {
+        let mut chosen = match engine {
             Engine::First => Ok(range.start),
             Engine::Random => Ok(range.start + self.rand_within(0, 0, range.len() as i32 - 1) as usize),
             Engine::Script(i) => script::choose(self, i),
@@ -225,6 +272,11 @@ impl Vm {
             Engine::Default => alphabeta::best_move(self),
             Engine::Uct => uct::best_move(self),
         };
+        if let Err(e) = &mut chosen {
+            if !self.game.search.line.is_empty() && !is_interrupt(e) && !e.is_control() {
+                e.line = line_texts(self);
+            }
+        }
         self.game.kernel.root_player = 0;
         // The search left the generation context (`current-player`) at the
         // last position it saw; the chosen move runs its words in the

@@ -150,6 +150,7 @@ fn add_children(tree: &mut Tree, n: usize, side: Option<i32>) {
 fn iterate(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<u32> {
     let turn = vm.game.turn;
     vm.push_board()?;
+    vm.game.search.line.clear();
     let result = descend(vm, tree, c);
     vm.pop_board()?;
     vm.game.turn = turn;
@@ -195,6 +196,7 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
         let pick = if chance { vm.rand_within(0, 0, node.children as i32 - 1) as u32 } else { ucb1(tree, &node, c) };
         let m = vm.game.store.current().start + pick as usize;
         vm.game.search.info.nodes += 1;
+        vm.game.search.line.push(pick);
         let made = vm.make_move(m);
         vm.game.store.pop_list();
         made?;
@@ -250,8 +252,10 @@ fn playout(vm: &mut Vm, judge: Option<(i32, i32)>, every: u32) -> VmResult<Settl
             }
         }
         let range = vm.game.store.current();
-        let m = range.start + vm.rand_within(0, 0, range.len() as i32 - 1) as usize;
+        let pick = vm.rand_within(0, 0, range.len() as i32 - 1) as u32;
+        let m = range.start + pick as usize;
         vm.game.search.info.nodes += 1;
+        vm.game.search.line.push(pick);
         let made = vm.make_move(m);
         vm.game.store.pop_list();
         made?;

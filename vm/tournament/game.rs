@@ -123,7 +123,14 @@ impl Game {
             let t0 = Instant::now();
             let chosen = vm.choose_move(engine);
             let seconds = t0.elapsed().as_secs_f64();
-            let m = chosen.map_err(|e| format!("{} (engine of {}): {}", options.files[variant].label(), vm.game.player_name(to_move), first_lines(&e)))?;
+            let m = chosen.map_err(|e| {
+                let mut text = format!("{} (engine of {}): {}", options.files[variant].label(), vm.game.player_name(to_move), first_lines(&e));
+                if !e.line.is_empty() {
+                    let after = self.moves.iter().chain(&e.line).map(String::as_str).collect::<Vec<_>>().join("; ");
+                    text += &format!("; in a position the search reached: {}", moves_command(&options.files[variant], &after));
+                }
+                text
+            })?;
             if let Some(s) = seat {
                 let info = &vm.game.search.info;
                 let e = &mut self.engines[s];
@@ -244,5 +251,17 @@ pub fn seat_result(vm: &Vm, score: i32) -> String {
 fn first_lines(e: &crate::VmError) -> String {
     let text = e.to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);
-    text.lines().take(2).map(str::trim).collect::<Vec<_>>().join(" ")
+    let place = |l: &&str| !l.trim_start().starts_with("in a position the search reached");
+    text.lines().filter(place).take(2).map(str::trim).collect::<Vec<_>>().join(" ")
+}
+
+/// The command that lists the moves of the position `after` leads to (it
+/// shows the error again).
+fn moves_command(file: &GameFile, after: &str) -> String {
+    let q = super::shell_quote;
+    let target = match &file.zrf {
+        Some(v) => format!("{} --variant {}", q(&v.zrf().path.display().to_string()), q(v.title())),
+        None => q(&file.script.display().to_string()),
+    };
+    format!("axforth moves {target} --after {}", q(after))
 }

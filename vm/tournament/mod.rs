@@ -21,3 +21,13 @@ pub mod runner;
 pub mod schedule;
 pub mod stats;
 pub mod summary;
+
+/// `s` as one word of a POSIX shell command line (commands the reports
+/// print to play a game or reach a position again).
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
