@@ -354,3 +354,15 @@ fn a_search_stopped_before_it_scored_any_move_plays_at_random_not_the_first() {
     }
     assert!(chosen.len() > 1, "always {chosen:?}");
 }
+
+#[test]
+fn uct_proves_a_forced_win_random_games_never_find() {
+    // Six stones in the one right order, out of 60,480 orders: random
+    // games all lose, so every first move looks alike to their win rate.
+    // Proving the wrong stones lost, the search walks the one line left.
+    let limits = Limits { time: None, iterations: Some(2000), ..Limits::default() };
+    let mut vm = start("tests/search/lock.4th", &[]);
+    assert_eq!(choose(&mut vm, Engine::Uct, limits.clone()), ("Me Stone a1".to_string(), Some(1000)));
+    let mut vm = start("tests/search/lock.4th", &["a1", "b2", "c3"]);
+    assert_eq!(choose(&mut vm, Engine::Uct, limits), ("Me Stone a3".to_string(), Some(1000)));
+}

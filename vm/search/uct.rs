@@ -9,7 +9,12 @@
 //! of choosing by UCB1. A game that ends on such a player's turn is a
 //! draw, as the tournament scores it. When the iterations or the time run
 //! out (the clock only once every root move has had its visit), the
-//! most-visited move is played. Under a time limit, random games too dear
+//! most-visited move is played. Game ends found in the tree are proven
+//! upwards (MCTS-Solver, Winands, Björnsson and Saito 2008): a node is
+//! won for its mover once one move from it wins, and settled once all its
+//! moves are (a chance node: once they all agree), so a forced win is
+//! played as soon as it is seen, however rarely random games find it, and
+//! a proven loss is never chosen while another move remains. Under a time limit, random games too dear
 //! for the time are cut short and judged by the evaluation
 //! (`PLAYOUTS_PER_ROOT_MOVE`).
 
@@ -48,7 +53,8 @@ struct Node {
     /// The contestant the move leading here served (None: a chance move).
     side: Option<i32>,
     expanded: bool,
-    /// The game is over here; `reward` per visit is then `terminal`.
+    /// The game is over here, or proven to end so whatever is played;
+    /// `reward` per visit is then `terminal`'s.
     terminal: Option<Settled>,
 }
 
@@ -107,7 +113,7 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
         // As alpha-beta's first iteration, the first visit of every root
         // move is not cut by the clock: a move never looked at cannot be
         // chosen for a reason.
-        if limit.is_some_and(|n| iterations >= n) || (iterations >= range.len() as u64 && vm.game.search.should_stop()) {
+        if limit.is_some_and(|n| iterations >= n) || (iterations >= range.len() as u64 && vm.game.search.should_stop()) || tree.nodes[0].terminal.is_some() {
             break;
         }
         deepest = deepest.max(iterate(vm, tree, c)?);
@@ -125,19 +131,23 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
     // visit counts to go by: the best mean, an unseen move counting as
     // even.
     let all_seen = (0..root.children).all(|i| tree.nodes[(root.first + i) as usize].visits > 0);
+    // Proven results first: a win, then anything not a proven loss.
     let rank = |i: u32| {
         let n = tree.nodes[(root.first + i) as usize];
+        let class = n.terminal.map_or(1, |o| (2.0 * credit(o, me)) as u32);
         let mean = if n.visits == 0 { 0.5 } else { n.reward / n.visits as f64 };
-        (if all_seen { n.visits } else { 0 }, mean)
+        (class, if all_seen { n.visits } else { 0 }, mean)
     };
-    let top = (0..root.children).map(rank).fold((0, f64::NEG_INFINITY), |a, b| if (b.0, b.1) > (a.0, a.1) { b } else { a });
+    let top = (0..root.children).map(rank).fold((0, 0, f64::NEG_INFINITY), |a, b| if b > a { b } else { a });
     let tied: Vec<u32> = (0..root.children).filter(|&i| rank(i) == top).collect();
     let best = tied[vm.rand_within(0, 0, tied.len() as i32 - 1) as usize];
     let node = tree.nodes[(root.first + best) as usize];
     let info = &mut vm.game.search.info;
     info.depth = deepest;
     info.reported_nodes = iterations;
-    info.score = Some(((node.reward / node.visits.max(1) as f64) * 1000.0) as i32);
+    // The mean reward, per mille; a proven result's own.
+    let mean = node.terminal.map_or(node.reward / node.visits.max(1) as f64, |o| credit(o, me));
+    info.score = Some((mean * 1000.0) as i32);
     Ok(range.start + best as usize)
 }
 
@@ -160,7 +170,43 @@ fn iterate(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<u32> {
         node.visits += 1;
         node.reward += credit(outcome, node.side);
     }
+    prove(tree);
     Ok(tree.path.len() as u32 - 1)
+}
+
+/// Carries a result proven at the end of the path up it, as far as it
+/// settles the nodes above: a node is settled once one of its moves wins
+/// for its mover, or once all of its moves are settled (its mover then
+/// takes the best of them for itself; at a chance node, only if they all
+/// agree).
+fn prove(tree: &mut Tree) {
+    for k in (0..tree.path.len() - 1).rev() {
+        let at = tree.path[k] as usize;
+        let node = tree.nodes[at];
+        let Some(o) = tree.nodes[tree.path[k + 1] as usize].terminal else { return };
+        if node.terminal.is_some() {
+            return;
+        }
+        let kids = &tree.nodes[node.first as usize..(node.first + node.children) as usize];
+        // The mover here is the side the moves from here serve.
+        let mover = kids[0].side;
+        let proven = if mover.is_some() && credit(o, mover) == 1.0 {
+            Some(o)
+        } else {
+            let mut best: Option<Settled> = None;
+            for kid in kids {
+                let Some(c) = kid.terminal else { return };
+                best = match (best, mover) {
+                    (None, _) => Some(c),
+                    (Some(b), None) if b != c => return,
+                    (Some(b), Some(_)) if credit(c, mover) > credit(b, mover) => Some(c),
+                    (b, _) => b,
+                };
+            }
+            best
+        };
+        tree.nodes[at].terminal = proven;
+    }
 }
 
 fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
@@ -205,12 +251,18 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
     }
 }
 
-/// The child of `node` with the best UCB1 value (an unvisited one first).
+/// The child of `node` with the best UCB1 value (an unvisited one first),
+/// never one proven lost for its mover: its visits would only measure
+/// the loss again (a node whose moves all lose is itself proven, and not
+/// descended into).
 fn ucb1(tree: &Tree, node: &Node, c: f64) -> u32 {
     let ln_n = (node.visits.max(1) as f64).ln();
     let mut best = (0, f64::NEG_INFINITY);
     for i in 0..node.children {
         let ch = &tree.nodes[(node.first + i) as usize];
+        if ch.terminal.is_some_and(|o| credit(o, ch.side) == 0.0) {
+            continue;
+        }
         let value = if ch.visits == 0 { f64::INFINITY } else { ch.reward / ch.visits as f64 + c * (ln_n / ch.visits as f64).sqrt() };
         if value > best.1 {
             best = (i, value);
