@@ -356,6 +356,32 @@ fn a_search_stopped_before_it_scored_any_move_plays_at_random_not_the_first() {
 }
 
 #[test]
+fn alphabeta_picks_among_moves_scored_alike_not_the_first_generated() {
+    // Every move scores 0 at any depth: the first generated would be a
+    // fixed choice (a bias, which cost Senet games against random play).
+    let mut vm = start("tests/search/blank.4th", &[]);
+    let mut chosen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        let (m, score) = choose(&mut vm, Engine::Default, depth(2));
+        assert_eq!(score, Some(0));
+        chosen.insert(m);
+    }
+    assert!(chosen.len() > 3, "always among {chosen:?}");
+}
+
+#[test]
+fn uct_credits_a_judged_random_game_by_how_much_it_gained() {
+    // Random games outlast the 24 moves after which the evaluation judges
+    // them: Gold and Copper both gain, and only a credit graded by the
+    // gain tells the Gold's 5 from the Copper's 1.
+    let limits = Limits { time: None, iterations: Some(400), ..Limits::default() };
+    let mut vm = start("tests/search/gains.4th", &[]);
+    for _ in 0..6 {
+        assert_eq!(choose(&mut vm, Engine::Uct, limits.clone()).0, "Me Gold a1");
+    }
+}
+
+#[test]
 fn uct_proves_a_forced_win_random_games_never_find() {
     // Six stones in the one right order, out of 60,480 orders: random
     // games all lose, so every first move looks alike to their win rate.

@@ -14,9 +14,10 @@
 //! won for its mover once one move from it wins, and settled once all its
 //! moves are (a chance node: once they all agree), so a forced win is
 //! played as soon as it is seen, however rarely random games find it, and
-//! a proven loss is never chosen while another move remains. Under a time limit, random games too dear
-//! for the time are cut short and judged by the evaluation
-//! (`PLAYOUTS_PER_ROOT_MOVE`).
+//! a proven loss is never chosen while another move remains. Under a
+//! time limit, random games too dear for the time are cut short and
+//! judged by the evaluation (`PLAYOUTS_PER_ROOT_MOVE`), with a credit
+//! graded by how much it changed (`Judge::outcome`).
 
 use super::alphabeta::{settle, Settled};
 use crate::error::VmResult;
@@ -26,8 +27,8 @@ use crate::vm::Vm;
 /// A random game longer than this is scored a draw.
 const MAX_PLAYOUT: u32 = 1000;
 /// Every this many moves a random game is judged by the evaluation: if
-/// the root side's evaluation differs from the root's, the side it moved
-/// for has won the playout. Random games of long games say little once
+/// the root side's evaluation differs from the root's, the game ends
+/// there, credited by how far it moved (`Judge`). Random games of long games say little once
 /// material has changed hands, and cost much; an evaluation that has not
 /// moved (a game whose evaluation cannot see its goal) lets the game go on
 /// to its end.
@@ -68,12 +69,64 @@ fn credit(o: Settled, side: Option<i32>) -> f64 {
     }
 }
 
+/// How a random game ended: the game's own result, or the evaluation's
+/// word on where it was cut (`Judge::outcome`).
+#[derive(Clone, Copy, Debug)]
+enum Outcome {
+    Game(Settled),
+    /// `credit` for `side`, the root's (the others share the rest).
+    Judged { side: i32, credit: f64 },
+}
+
+impl Outcome {
+    fn credit(self, side: Option<i32>) -> f64 {
+        match (self, side) {
+            (Outcome::Game(o), _) => credit(o, side),
+            (Outcome::Judged { .. }, None) => 0.5,
+            (Outcome::Judged { side: j, credit }, Some(s)) => {
+                if s == j {
+                    credit
+                } else {
+                    1.0 - credit
+                }
+            }
+        }
+    }
+}
+
+/// The evaluation as the judge of random games cut short: the root side,
+/// its evaluation of the root, and the size of the changes seen so far.
+#[derive(Clone, Copy, Default)]
+struct Judge {
+    side: i32,
+    at_root: i32,
+    change_sum: f64,
+    changes: u32,
+}
+
+impl Judge {
+    /// The root side's credit for a game cut where its evaluation is `e`:
+    /// graded by how far it moved from the root's (a logistic curve whose
+    /// unit is the mean change judged so far), so that a move gaining
+    /// much ranks above one gaining little, as alpha-beta ranks them; a
+    /// win or loss only by its sign would tie every move that gains.
+    fn outcome(&mut self, e: i32) -> Outcome {
+        let change = e as f64 - self.at_root as f64;
+        if change != 0.0 {
+            self.change_sum += change.abs();
+            self.changes += 1;
+        }
+        let unit = (self.change_sum / self.changes.max(1) as f64).max(1.0);
+        Outcome::Judged { side: self.side, credit: 1.0 / (1.0 + (-change / unit).exp()) }
+    }
+}
+
 #[derive(Default)]
 pub struct Tree {
     nodes: Vec<Node>,
     path: Vec<u32>,
-    /// The root side and its evaluation of the root position.
-    judge: Option<(i32, i32)>,
+    /// The evaluation's judge of random games (none for a chance root).
+    judge: Option<Judge>,
     /// Random games are judged after this many moves, and as many after.
     judge_every: u32,
 }
@@ -93,7 +146,7 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
     let range = vm.game.store.current();
     let me = vm.side_to_move();
     tree.judge = match me {
-        Some(side) => Some((side, vm.evaluate_as(side)?)),
+        Some(side) => Some(Judge { side, at_root: vm.evaluate_as(side)?, ..Judge::default() }),
         None => None,
     };
     tree.nodes.clear();
@@ -168,7 +221,7 @@ fn iterate(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<u32> {
     for &n in &tree.path {
         let node = &mut tree.nodes[n as usize];
         node.visits += 1;
-        node.reward += credit(outcome, node.side);
+        node.reward += outcome.credit(node.side);
     }
     prove(tree);
     Ok(tree.path.len() as u32 - 1)
@@ -209,14 +262,14 @@ fn prove(tree: &mut Tree) {
     }
 }
 
-fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
+fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Outcome> {
     tree.path.clear();
     tree.path.push(0);
     let mut at = 0usize;
     loop {
         let node = tree.nodes[at];
         if let Some(o) = node.terminal {
-            return Ok(o);
+            return Ok(Outcome::Game(o));
         }
         vm.generate_turn()?;
         if !node.expanded {
@@ -227,7 +280,7 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
                 vm.game.store.pop_list();
                 let o = settle(vm.side_to_move(), vm.game.turn.by, r);
                 tree.nodes[at].terminal = Some(o);
-                return Ok(o);
+                return Ok(Outcome::Game(o));
             }
             let n = vm.game.store.count();
             let first = tree.nodes.len() as u32;
@@ -236,7 +289,7 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Settled> {
             let node = &mut tree.nodes[at];
             (node.first, node.children, node.expanded) = (first, n as u32, true);
             // The random game starts from the list just generated.
-            return playout(vm, tree.judge, tree.judge_every);
+            return playout(vm, &mut tree.judge, tree.judge_every);
         }
         let chance = tree.nodes[node.first as usize].side.is_none();
         let pick = if chance { vm.rand_within(0, 0, node.children as i32 - 1) as u32 } else { ucb1(tree, &node, c) };
@@ -275,32 +328,29 @@ fn ucb1(tree: &Tree, node: &Node, c: f64) -> u32 {
 /// evaluation every `every` moves; when that is every move, the first
 /// judgement is of the leaf itself. It starts at a leaf whose moves are
 /// generated and whose game is not over.
-fn playout(vm: &mut Vm, judge: Option<(i32, i32)>, every: u32) -> VmResult<Settled> {
+fn playout(vm: &mut Vm, judge: &mut Option<Judge>, every: u32) -> VmResult<Outcome> {
     for ply in 0..MAX_PLAYOUT {
         if ply > 0 {
             if vm.game.search.should_stop() {
                 // Past the time (the first visits of the root moves go on
-                // after it): the evaluation judges at once, unchanged a draw.
+                // after it): the evaluation judges at once.
                 return match judge {
-                    Some((side, at_root)) => {
-                        let e = vm.evaluate_as(side)?;
-                        Ok(if e > at_root { Settled::Won(side) } else if e < at_root { Settled::Lost(side) } else { Settled::Draw })
-                    }
-                    None => Ok(Settled::Draw),
+                    Some(j) => Ok(j.outcome(vm.evaluate_as(j.side)?)),
+                    None => Ok(Outcome::Game(Settled::Draw)),
                 };
             }
             vm.generate_turn()?;
             let r = vm.game_result()?;
             if r != UNKNOWN_SCORE {
                 vm.game.store.pop_list();
-                return Ok(settle(vm.side_to_move(), vm.game.turn.by, r));
+                return Ok(Outcome::Game(settle(vm.side_to_move(), vm.game.turn.by, r)));
             }
         }
-        if let Some((side, at_root)) = judge.filter(|_| ply % every == 0 && (ply > 0 || every == 1)) {
-            let e = vm.evaluate_as(side)?;
-            if e != at_root {
+        if let Some(j) = judge.as_mut().filter(|_| ply % every == 0 && (ply > 0 || every == 1)) {
+            let e = vm.evaluate_as(j.side)?;
+            if e != j.at_root {
                 vm.game.store.pop_list();
-                return Ok(if e > at_root { Settled::Won(side) } else { Settled::Lost(side) });
+                return Ok(j.outcome(e));
             }
         }
         let range = vm.game.store.current();
@@ -312,5 +362,5 @@ fn playout(vm: &mut Vm, judge: Option<(i32, i32)>, every: u32) -> VmResult<Settl
         vm.game.store.pop_list();
         made?;
     }
-    Ok(Settled::Draw)
+    Ok(Outcome::Game(Settled::Draw))
 }
