@@ -28,10 +28,10 @@ use crate::vm::Vm;
 const MAX_PLAYOUT: u32 = 1000;
 /// Every this many moves a random game is judged by the evaluation: if
 /// the root side's evaluation differs from the root's, the game ends
-/// there, credited by how far it moved (`Judge`). Random games of long games say little once
-/// material has changed hands, and cost much; an evaluation that has not
-/// moved (a game whose evaluation cannot see its goal) lets the game go on
-/// to its end.
+/// there, credited by how far it moved (`Judge`). Random games of long
+/// games say little once material has changed hands, and cost much; an
+/// evaluation that has not moved (a game whose evaluation cannot see its
+/// goal) lets the game go on to its end.
 const JUDGE_EVERY: u32 = 24;
 /// Under a time limit, random games are judged sooner when they cost so
 /// much that fewer than this many playouts per root move would fit the
