@@ -468,3 +468,19 @@ fn an_error_the_search_meets_names_the_position_it_met_it_in() {
         assert!(o.status.success(), "{engine:?} {line:?}: the position before it is sound: {}", text(&o));
     }
 }
+
+#[test]
+fn the_engine_table_gives_each_engines_slowest_move() {
+    // A mean time per move hides an engine that overruns its time on
+    // some moves: the records and the table keep the slowest.
+    let dir = scratch("longest");
+    let json = dir.join("t.jsonl");
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--depth", "4", "--seed", "1", "-q", "--json", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("longest s"), "{}", text(&o));
+    for g in record::read(&json).unwrap().games {
+        let searched = g.engines[g.seats.iter().position(|&v| v == 0).unwrap()];
+        assert!(searched.moves > 0 && searched.longest > 0.0, "{searched:?}");
+        assert!(searched.longest >= searched.time / searched.moves as f64 && searched.longest <= searched.time, "{searched:?}");
+    }
+}

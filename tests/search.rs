@@ -358,7 +358,7 @@ fn a_search_stopped_before_it_scored_any_move_plays_at_random_not_the_first() {
 #[test]
 fn alphabeta_picks_among_moves_scored_alike_not_the_first_generated() {
     // Every move scores 0 at any depth: the first generated would be a
-    // fixed choice (a bias, which cost Senet games against random play).
+    // fixed choice, a bias and not a decision.
     let mut vm = start("tests/search/blank.4th", &[]);
     let mut chosen = std::collections::HashSet::new();
     for _ in 0..12 {

@@ -238,9 +238,8 @@ pub fn unsearched(vm: &mut Vm, moves: &[usize]) -> usize {
 /// The moves of the current list in a random order, for a depth-first
 /// search's root: it keeps the first of moves that score alike, and
 /// among moves it cannot tell apart (an evaluation that says nothing
-/// within its horizon, as in a long race game) the first generated is a
-/// fixed choice, a bias and not a decision (in Senet, whose evaluation
-/// sees nothing for many moves, it played worse than at random).
+/// within its horizon) the first generated would be a fixed choice, a
+/// bias and not a decision.
 pub fn root_moves(vm: &mut Vm) -> Vec<usize> {
     let mut moves: Vec<usize> = vm.game.store.current().collect();
     for i in (1..moves.len()).rev() {

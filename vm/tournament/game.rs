@@ -136,6 +136,7 @@ impl Game {
                 let e = &mut self.engines[s];
                 e.moves += 1;
                 e.time += seconds;
+                e.longest = e.longest.max(seconds);
                 e.depth += info.depth as u64;
                 e.nodes += info.nodes;
             }

@@ -78,6 +78,11 @@ pub struct EngineStats {
     pub depth: u64,
     /// Moves played inside its searches.
     pub nodes: u64,
+    /// Seconds of its slowest move: an engine may overrun the time per
+    /// move (the built-in ones look at every root move once whatever the
+    /// clock says), and a mean hides it.
+    #[serde(default)]
+    pub longest: f64,
 }
 
 impl EngineStats {
@@ -86,6 +91,7 @@ impl EngineStats {
         self.time += o.time;
         self.depth += o.depth;
         self.nodes += o.nodes;
+        self.longest = self.longest.max(o.longest);
     }
 }
 

@@ -121,11 +121,11 @@ impl Summary {
             out.extend(stats::report(&self.names[a], &self.names[b], wdl, penta, sprt));
             out.push(String::new());
         }
-        out.push(format!("{:<24} {:>7} {:>10} {:>12} {:>10}", "engine", "moves", "avg depth", "nodes/s", "s/move"));
+        out.push(format!("{:<24} {:>7} {:>10} {:>12} {:>10} {:>10}", "engine", "moves", "avg depth", "nodes/s", "s/move", "longest s"));
         for (name, e) in self.names.iter().zip(&self.engines) {
             let per = |x: f64| if e.moves > 0 { x / e.moves as f64 } else { 0.0 };
             let nps = if e.time > 0.0 { e.nodes as f64 / e.time } else { 0.0 };
-            out.push(format!("{:<24} {:>7} {:>10.2} {:>12.0} {:>10.4}", name, e.moves, per(e.depth as f64), nps, per(e.time)));
+            out.push(format!("{:<24} {:>7} {:>10.2} {:>12.0} {:>10.4} {:>10.4}", name, e.moves, per(e.depth as f64), nps, per(e.time), e.longest));
         }
         if self.names.len() > 2 {
             out.push(String::new());
