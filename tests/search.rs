@@ -356,20 +356,6 @@ fn a_search_stopped_before_it_scored_any_move_plays_at_random_not_the_first() {
 }
 
 #[test]
-fn alphabeta_picks_among_moves_scored_alike_not_the_first_generated() {
-    // Every move scores 0 at any depth: the first generated would be a
-    // fixed choice, a bias and not a decision.
-    let mut vm = start("tests/search/blank.4th", &[]);
-    let mut chosen = std::collections::HashSet::new();
-    for _ in 0..12 {
-        let (m, score) = choose(&mut vm, Engine::Default, depth(2));
-        assert_eq!(score, Some(0));
-        chosen.insert(m);
-    }
-    assert!(chosen.len() > 3, "always among {chosen:?}");
-}
-
-#[test]
 fn uct_credits_a_judged_random_game_by_how_much_it_gained() {
     // Random games outlast the 24 moves after which the evaluation judges
     // them: Gold and Copper both gain, and only a credit graded by the

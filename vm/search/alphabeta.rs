@@ -35,7 +35,7 @@
 //! searched, so `OnIsGameOver`'s `repetition-count` sees it too.
 
 use super::tt::Bound;
-use super::{deepen, interrupted, ordering::Ordering, play_in_search, root_moves, unsearched, MAX_DEPTH};
+use super::{deepen, interrupted, ordering::Ordering, play_in_search, unsearched, MAX_DEPTH};
 use crate::error::VmResult;
 use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
 use crate::vm::Vm;
@@ -125,7 +125,7 @@ pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
 impl Searcher<'_> {
     fn iterate(&mut self, vm: &mut Vm) -> VmResult<usize> {
         // Root moves, best first after each iteration.
-        let mut root = root_moves(vm);
+        let mut root: Vec<usize> = vm.game.store.current().collect();
         let mut best = None;
         deepen(vm, |vm, depth| {
             let horizon = self.ordering.horizon;

@@ -16,7 +16,7 @@
 //! no table; iterative deepening orders the root and stops on time.
 
 use super::alphabeta::{settle, Settled};
-use super::{deepen, interrupted, play_in_search, root_moves, unsearched};
+use super::{deepen, interrupted, play_in_search, unsearched};
 use crate::error::VmResult;
 use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
 use crate::vm::Vm;
@@ -36,7 +36,7 @@ pub fn best_move(vm: &mut Vm) -> VmResult<usize> {
     let sides: Vec<i32> = vm.game.contestants().map(|p| p.value).take(SIDES).collect();
     let root = vm.side_to_move().and_then(|s| sides.iter().position(|&p| p == s)).unwrap_or(0);
     let search = MaxN { sides };
-    let mut moves = root_moves(vm);
+    let mut moves: Vec<usize> = range.collect();
     let mut best = None;
     deepen(vm, |vm, depth| {
         let score = search.root(vm, &mut moves, root, depth, &mut best)?;

@@ -235,20 +235,6 @@ pub fn unsearched(vm: &mut Vm, moves: &[usize]) -> usize {
     moves[vm.rand_within(0, 0, moves.len() as i32 - 1) as usize]
 }
 
-/// The moves of the current list in a random order, for a depth-first
-/// search's root: it keeps the first of moves that score alike, and
-/// among moves it cannot tell apart (an evaluation that says nothing
-/// within its horizon) the first generated would be a fixed choice, a
-/// bias and not a decision.
-pub fn root_moves(vm: &mut Vm) -> Vec<usize> {
-    let mut moves: Vec<usize> = vm.game.store.current().collect();
-    for i in (1..moves.len()).rev() {
-        let j = vm.rand_within(0, 0, i as i32) as usize;
-        moves.swap(i, j);
-    }
-    moves
-}
-
 /// The error is `interrupted()`'s.
 fn is_interrupt(e: &VmError) -> bool {
     matches!(&e.kind, ErrorKind::Game(m) if m == "interrupted")
