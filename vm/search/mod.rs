@@ -179,14 +179,12 @@ fn line_texts(vm: &mut Vm) -> Vec<String> {
         }
         let range = vm.game.store.current();
         let m = range.start + ordinal as usize;
-        let made = if m < range.end {
+        let made = m < range.end && {
             texts.push(crate::game::moves::move_text(&vm.game, &vm.mem, m));
-            vm.make_move(m)
-        } else {
-            Err(interrupted())
+            vm.make_move(m).is_ok()
         };
         vm.game.store.pop_list();
-        if made.is_err() {
+        if !made {
             break;
         }
     }
