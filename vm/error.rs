@@ -309,7 +309,7 @@ impl std::error::Error for VmError {}
 /// Warnings: what the tolerances of AXIOM.md §8 let pass. Each is kept
 /// once per instruction (a word and a source location) and kind, so a
 /// sloppy move word run a million times in a search warns once.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Warnings {
     /// (the instruction, or a hash of an error's place, with its kind)
     seen: std::collections::HashSet<(u64, &'static str)>,

@@ -9,6 +9,7 @@
 //! - `dictionary` words and name lookup
 //! - `memory`     the bounds-checked data space
 //! - `vm`         the VM state and limits
+//! - `snapshot`   a VM put back as loaded, for the next game of a tournament
 //! - `interp`     the inner interpreter (dispatch loop)
 //! - `jit`        native code for hot definitions (Cranelift), behind the interpreter
 //! - `outer`      the outer interpreter and LOAD
@@ -39,6 +40,7 @@ pub mod search;
 pub mod tournament;
 pub mod view;
 pub mod see;
+pub mod snapshot;
 pub mod suggest;
 pub mod vm;
 pub mod zrf;

@@ -4,6 +4,13 @@
 //!
 //! Owns `Memory` and the allocation pointer `here`. The first cells hold
 //! the system variables the outer interpreter reads (`BASE`, `STATE`).
+//!
+//! Writes are tracked by one bound, `written`: every byte at or above it
+//! is still zero, as the memory was made. A write below it costs nothing
+//! more than the bounds check (it is the check, against a smaller
+//! length); a write above it raises it, in steps of `WRITE_STEP`. So a
+//! VM reused for another game (`Snapshot`) puts back only the bytes below
+//! it: what a game touched, never the whole data space.
 
 use crate::error::ErrorKind;
 
@@ -15,15 +22,28 @@ pub const FIRST_FREE: u32 = 16;
 /// body was its name, link and flag cells and the code field.
 pub const HEADER_BYTES: u32 = 16;
 
+/// How far a write above `Memory::written` raises it (one native
+/// deoptimization per step, for code that writes upwards).
+const WRITE_STEP: usize = 64 << 10;
+
 pub struct Memory {
     bytes: Vec<u8>,
     pub here: u32,
+    /// Every byte from here up is zero.
+    written: u32,
+}
+
+/// The data space as it stood: its bytes below `written`, and `here`.
+#[derive(Clone)]
+pub struct Snapshot {
+    bytes: Vec<u8>,
+    here: u32,
 }
 
 impl Memory {
     pub fn new(size: usize) -> Memory {
         let size = size.clamp(FIRST_FREE as usize, i32::MAX as usize);
-        let mut m = Memory { bytes: vec![0; size], here: FIRST_FREE };
+        let mut m = Memory { bytes: vec![0; size], here: FIRST_FREE, written: FIRST_FREE };
         m.bytes[BASE_ADDR as usize] = 10;
         m
     }
@@ -32,6 +52,28 @@ impl Memory {
     /// itself); valid until the memory is dropped.
     pub(crate) fn raw(&mut self) -> (*mut u8, usize) {
         (self.bytes.as_mut_ptr(), self.bytes.len())
+    }
+
+    /// Where native code's stores are checked against: a store above it
+    /// deoptimizes, and the interpreter's store raises it.
+    pub(crate) fn written(&self) -> u32 {
+        self.written
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot { bytes: self.bytes[..self.written as usize].to_vec(), here: self.here }
+    }
+
+    /// Back to `s`, a snapshot of this memory: the bytes written since
+    /// are put back or zeroed, the rest is untouched.
+    pub fn restore(&mut self, s: &Snapshot) {
+        let (was, now) = (s.bytes.len(), self.written as usize);
+        self.bytes[..was].copy_from_slice(&s.bytes);
+        if now > was {
+            self.bytes[was..now].fill(0);
+        }
+        self.written = was as u32;
+        self.here = s.here;
     }
 
     /// All of the data space (its size never changes).
@@ -53,6 +95,26 @@ impl Memory {
         }
     }
 
+    /// `range`, for a write: raises `written` over it.
+    #[inline(always)]
+    fn range_mut(&mut self, addr: i32, len: u32) -> Result<usize, ErrorKind> {
+        let a = addr as u32 as usize;
+        if a + len as usize <= self.written as usize {
+            Ok(a)
+        } else {
+            self.write_above(addr, len)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write_above(&mut self, addr: i32, len: u32) -> Result<usize, ErrorKind> {
+        let a = self.range(addr, len)?;
+        let end = a + len as usize;
+        self.written = (end.next_multiple_of(WRITE_STEP)).min(self.bytes.len()) as u32;
+        Ok(a)
+    }
+
     #[inline(always)]
     pub fn fetch(&self, addr: i32) -> Result<i32, ErrorKind> {
         let a = self.range(addr, 4)?;
@@ -61,7 +123,7 @@ impl Memory {
 
     #[inline(always)]
     pub fn store(&mut self, addr: i32, value: i32) -> Result<(), ErrorKind> {
-        let a = self.range(addr, 4)?;
+        let a = self.range_mut(addr, 4)?;
         self.bytes[a..a + 4].copy_from_slice(&value.to_le_bytes());
         Ok(())
     }
@@ -74,7 +136,7 @@ impl Memory {
 
     #[inline(always)]
     pub fn cstore(&mut self, addr: i32, value: i32) -> Result<(), ErrorKind> {
-        let a = self.range(addr, 1)?;
+        let a = self.range_mut(addr, 1)?;
         self.bytes[a] = value as u8;
         Ok(())
     }
@@ -87,7 +149,7 @@ impl Memory {
 
     pub fn slice_mut(&mut self, addr: i32, len: i32) -> Result<&mut [u8], ErrorKind> {
         let len = u32::try_from(len).map_err(|_| ErrorKind::AddressOutOfRange { addr, len: 0, size: self.size() })?;
-        let a = self.range(addr, len)?;
+        let a = self.range_mut(addr, len)?;
         Ok(&mut self.bytes[a..a + len as usize])
     }
 
@@ -97,7 +159,7 @@ impl Memory {
             return Ok(());
         }
         let src = self.range(from, len as u32)?;
-        let dst = self.range(to, len as u32)?;
+        let dst = self.range_mut(to, len as u32)?;
         self.bytes.copy_within(src..src + len as usize, dst);
         Ok(())
     }
@@ -117,7 +179,9 @@ impl Memory {
     pub fn allot_cells_zeroed(&mut self, bytes: i32) -> Result<u32, ErrorKind> {
         self.align();
         let start = self.allot(bytes)?;
-        self.bytes[start as usize..(start as i64 + bytes as i64) as usize].fill(0);
+        if bytes > 0 {
+            self.slice_mut(start as i32, bytes)?.fill(0);
+        }
         Ok(start)
     }
 
@@ -152,8 +216,9 @@ impl Memory {
     pub fn counted_string(&mut self, text: &[u8]) -> Result<u32, ErrorKind> {
         let text = &text[..text.len().min(255)];
         let a = self.allot(text.len() as i32 + 1)?;
-        self.bytes[a as usize] = text.len() as u8;
-        self.bytes[a as usize + 1..a as usize + 1 + text.len()].copy_from_slice(text);
+        let to = self.slice_mut(a as i32, text.len() as i32 + 1)?;
+        to[0] = text.len() as u8;
+        to[1..].copy_from_slice(text);
         Ok(a)
     }
 

@@ -127,7 +127,7 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         Some(text) => variant_engines(text, &header.names).map_err(anyhow::Error::msg)?,
         None => Vec::new(),
     };
-    let options = GameOptions { files: files.clone(), openings, config: config.clone(), max_plies: header.max_plies, limits, engines, verbose: args.verbose };
+    let options = GameOptions { files: files.clone(), openings, config: config.clone(), max_plies: header.max_plies, limits, engines, verbose: args.verbose, reuse_vms: true };
 
     let mut writer = match &record_path {
         Some(p) => {
@@ -166,7 +166,12 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
             header.seed
         ));
     }
-    let mut games = done;
+    let mut summary = Summary::new(&header, &done);
+    let mut counted = done.len();
+    // With --html: the index page's rows (the records themselves are not
+    // kept: a long tournament's moves would fill the memory).
+    let mut rows: Vec<view::html::IndexRow> = if args.html { done.iter().map(|g| index_row(&header, g)).collect() } else { Vec::new() };
+    drop(done);
     let mut write_error = None;
     runner::run(&options, &todo, jobs, &stop, |mut g: GameRecord| {
         if g.error.is_some() {
@@ -205,8 +210,11 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
                 bar.println(game_line(&header, &g));
             }
         }
-        games.push(g);
-        let summary = Summary::new(&header, &games);
+        summary.add(&g);
+        counted += 1;
+        if args.html {
+            rows.push(index_row(&header, &g));
+        }
         bar.set_message(progress_message(&summary));
         bar.inc(1);
         match (summary.sprt.as_ref(), summary.llr()) {
@@ -219,9 +227,8 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         bail!("cannot write the records: {e}");
     }
     if interrupted.load(Ordering::SeqCst) {
-        println!("interrupted: the summary of the {} finished game(s) follows", games.len());
+        println!("interrupted: the summary of the {counted} finished game(s) follows");
     }
-    let summary = Summary::new(&header, &games);
     for line in summary.lines() {
         println!("{line}");
     }
@@ -234,18 +241,6 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         println!("SPRT: {verdict}");
     }
     if let (Some(dir), true) = (&args.log, args.html) {
-        let mut rows: Vec<_> = games
-            .iter()
-            .map(|g| view::html::IndexRow {
-                game: g.index + 1,
-                first: header.names.get(g.seats[0]).cloned().unwrap_or_default(),
-                second: header.names.get(g.seats[1]).cloned().unwrap_or_default(),
-                result: g.result.clone(),
-                reason: g.reason.clone(),
-                plies: g.plies,
-                page: page_name(g.index),
-            })
-            .collect();
         rows.sort_by_key(|r| r.game);
         let title = format!("{} — {} game(s)", header.names.join(" vs "), rows.len());
         let path = dir.join("index.html");
@@ -447,6 +442,18 @@ fn progress_bar(quiet: bool, len: u64) -> ProgressBar {
 }
 
 /// W/D/L of the first variant and its running score.
+fn index_row(header: &Header, g: &GameRecord) -> view::html::IndexRow {
+    view::html::IndexRow {
+        game: g.index + 1,
+        first: header.names.get(g.seats[0]).cloned().unwrap_or_default(),
+        second: header.names.get(g.seats[1]).cloned().unwrap_or_default(),
+        result: g.result.clone(),
+        reason: g.reason.clone(),
+        plies: g.plies,
+        page: page_name(g.index),
+    }
+}
+
 fn progress_message(s: &Summary) -> String {
     let t = &s.totals[0];
     let errors = if s.errors.is_empty() { String::new() } else { format!("  errors {}", s.errors.len()) };

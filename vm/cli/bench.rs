@@ -250,6 +250,7 @@ fn autoplay(config: Config, game: &Path) -> Result<()> {
             limits: Limits { time: None, depth: Some(2), ..Limits::default() },
             engines: vec![Some(Engine::Default); 2],
             verbose: false,
+            reuse_vms: true,
         };
         let schedule = Schedule { variants: 2, games, gauntlet: false, openings: 0, seed: 1, shard: (0, 1) };
         let specs: Vec<_> = schedule.indices().map(|i| schedule.game(i)).collect();

@@ -31,6 +31,13 @@ impl<T: Copy + Default> Default for Buf<T> {
     }
 }
 
+impl<T: Copy + Default> Clone for Buf<T> {
+    fn clone(&self) -> Self {
+        let mut storage = self.storage.clone();
+        Buf { start: storage.as_mut_ptr(), len: self.len, cap: storage.len(), storage }
+    }
+}
+
 impl<T: Copy + Default> Buf<T> {
     /// Where the fields native code reads lie in a `Buf`.
     pub const START: usize = std::mem::offset_of!(Buf<T>, start);

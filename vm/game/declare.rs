@@ -14,7 +14,7 @@ use crate::ops::Op;
 use crate::vm::{word, Vm};
 
 /// Declaration blocks that are open, with what they have collected.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct OpenBlocks {
     board: bool,
     directions: bool,

@@ -15,7 +15,7 @@ use crate::jit::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWo
 use crate::vm::{direct, read_alone, word, Vm};
 
 /// The state move words see.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Context {
     /// A move word is running: edits are recorded, not applied.
     pub active: bool,
@@ -37,11 +37,37 @@ pub struct Context {
     /// native generator loop, which leaves clearing them to the generator).
     pub pending: bool,
     pub pass_added: bool,
-    /// Plans of finished generations, kept for the next (see `Plan`):
-    /// emptied, and made ones to use again as they are.
-    spare_plans: Vec<Plan>,
-    /// (Each with its key beside it: the search reads no plan.)
-    kept_plans: Vec<(PlanKey, std::rc::Rc<Plan>)>,
+    /// Plans of finished generations, kept for the next (see `Plan`).
+    plans: Plans,
+}
+
+/// The plans generations keep for the next: emptied ones (`spare`), and
+/// made ones to use again as they are (`kept`, each with its key beside
+/// it: the search reads no plan). A clone of a context has none: plans
+/// are made again as generations need them.
+#[derive(Default)]
+pub struct Plans {
+    spare: Vec<Plan>,
+    kept: Vec<(PlanKey, std::rc::Rc<Plan>)>,
+}
+
+impl Clone for Plans {
+    fn clone(&self) -> Plans {
+        Plans::default()
+    }
+}
+
+impl Context {
+    /// The plans made so far: what a VM put back for another game keeps
+    /// (they depend on the code and the declarations, which a game does
+    /// not change; `PlanKey` says when they no longer apply).
+    pub fn take_plans(&mut self) -> Plans {
+        std::mem::take(&mut self.plans)
+    }
+
+    pub fn keep_plans(&mut self, plans: Plans) {
+        self.plans = plans;
+    }
 }
 
 /// The move words a generation runs, by piece type: its own buffers (a
@@ -224,7 +250,7 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
     };
     // A kept plan is shared, not moved: a nested generation may keep
     // others meanwhile.
-    if let Some(plan) = vm.game.gen.kept_plans.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()) {
+    if let Some(plan) = vm.game.gen.plans.kept.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()) {
         if plan.guards {
             plan.own_loop.note_use(vm, &plan.words, [&plan.moves, &plan.drops], &plan.checks);
         }
@@ -250,7 +276,7 @@ fn run_batch(vm: &mut Vm, plan: &Plan) -> VmResult<()> {
 /// piece not on the board yet, is never compiled.)
 fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
     let g = &mut vm.game;
-    let mut plan = g.gen.spare_plans.pop().unwrap_or_default();
+    let mut plan = g.gen.plans.spare.pop().unwrap_or_default();
     plan.moves.push([0, 0]);
     plan.drops.push([0, 0]);
     for piece in &g.pieces[..key.types] {
@@ -303,9 +329,9 @@ fn scan_covers(plan: &Plan, i: usize) -> bool {
 /// filter; and the buffers of a plan not kept.
 fn keep_plan(g: &mut Context, mut plan: Plan) {
     if let Some(key) = plan.key {
-        g.kept_plans.retain(|(k, _)| *k != key && PlanKey { of_type: k.of_type, ..key } == *k);
-        if g.kept_plans.len() < KEPT_PLANS {
-            g.kept_plans.push((key, std::rc::Rc::new(plan)));
+        g.plans.kept.retain(|(k, _)| *k != key && PlanKey { of_type: k.of_type, ..key } == *k);
+        if g.plans.kept.len() < KEPT_PLANS {
+            g.plans.kept.push((key, std::rc::Rc::new(plan)));
             return;
         }
     }
@@ -318,7 +344,7 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
     plan.max_dir = None;
     plan.own_loop = PlanLoop::default();
     plan.sweeps.clear();
-    g.spare_plans.push(plan);
+    g.plans.spare.push(plan);
 }
 
 /// Runs the sweeps of `plan`: the moves of the pieces on the board, read

@@ -16,7 +16,7 @@ use crate::ops::Op;
 use crate::vm::{word, HostWord, Vm};
 
 /// Kernel state the rest of the game layer does not need.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct KernelState {
     /// The text `^string` and `^number` built (the original inserted it
     /// into the status line; axforth keeps it for `game_over_message`).

@@ -116,7 +116,7 @@ pub struct PieceDecl {
 }
 
 /// Everything the game layer knows about the loaded game.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Game {
     pub board: Board,
     pub players: Vec<PlayerDecl>,

@@ -82,6 +82,7 @@ impl MoveRec {
 /// The move lists, back to back: their moves, and the moves' edits. The
 /// move being built (during generation) is the edits from `build` to the
 /// end of `actions`, so adding it is writing its record, not copying it.
+#[derive(Clone)]
 pub struct MoveStore {
     pub moves: Buf<MoveRec>,
     pub actions: Buf<Action>,

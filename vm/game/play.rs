@@ -42,7 +42,7 @@ impl Default for TurnState {
 
 /// The event words the game defines, looked up again whenever the
 /// dictionary has grown (events always call the newest definition).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Events {
     stamp: usize,
     pub new_game: Option<u32>,

@@ -77,6 +77,8 @@ pub struct JitCtx {
     pub frames: *mut Frame,
     pub mem: *mut u8,
     pub mem_len: u64,
+    /// `Memory::written`: stores below it only (filled at every entry).
+    pub store_len: u64,
     /// `Jit::slots`: by code address, a function pointer once compiled.
     pub table: *const usize,
     pub table_len: u64,
@@ -183,6 +185,9 @@ pub struct Jit {
     /// Time spent making native code (the module, definitions, loops),
     /// for `AXFORTH_JIT_STATS`: short runs pay it more than they gain.
     compile_time: std::time::Duration,
+    /// With `AXFORTH_JIT_STATS`: deoptimizations by the instruction they
+    /// handed over at, to find a storm's cause.
+    deopt_sites: Option<HashMap<Addr, u64>>,
 }
 
 /// Address space reserved for one VM's native code; a definition that no
@@ -206,6 +211,7 @@ impl Jit {
             frames: std::ptr::null_mut(),
             mem: std::ptr::null_mut(),
             mem_len: 0,
+            store_len: 0,
             table: std::ptr::null(),
             table_len: 0,
             game: std::ptr::null_mut(),
@@ -228,7 +234,7 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -280,12 +286,25 @@ impl Jit {
 
 }
 
+impl Drop for Vm {
+    /// `AXFORTH_JIT_STATS`: what native code did in this VM, and where it
+    /// handed over to the interpreter most.
+    fn drop(&mut self) {
+        let jit = &self.jit;
+        let Some(sites) = jit.deopt_sites.as_ref().filter(|_| jit.entries > 0) else { return };
+        let ms = jit.compile_time.as_secs_f64() * 1e3;
+        eprintln!("jit: {} compiled ({} with a fixed shape), {} refused, {} entries, {} deopts, {ms:.1} ms compiling", jit.compiled, jit.fixed, jit.refused, jit.entries, jit.deopts);
+        let mut top: Vec<_> = sites.iter().map(|(&ip, &n)| (n, ip)).collect();
+        top.sort_unstable_by(|a, b| b.cmp(a));
+        for (n, ip) in top.into_iter().take(5) {
+            let word = self.dict.words.iter().rev().find(|w| w.entry <= ip && ip < w.end).map_or("?".into(), |w| w.display_name());
+            eprintln!("jit:   {n} deopts at {ip} in `{word}`: {:?}", self.code.op(ip));
+        }
+    }
+}
+
 impl Drop for Jit {
     fn drop(&mut self) {
-        if std::env::var_os("AXFORTH_JIT_STATS").is_some() && self.entries > 0 {
-            let ms = self.compile_time.as_secs_f64() * 1e3;
-            eprintln!("jit: {} compiled ({} with a fixed shape), {} refused, {} entries, {} deopts, {ms:.1} ms compiling", self.compiled, self.fixed, self.refused, self.entries, self.deopts);
-        }
         // SAFETY: the context was made by `Box::into_raw` in `new` and
         // native code only runs while the VM (and so this) is alive.
         unsafe {
@@ -407,6 +426,9 @@ impl Vm {
     /// away, to be made again (as calls come) without trusting it.
     pub(crate) fn jit_deopted(&mut self, ip: Addr) {
         self.jit.deopts += 1;
+        if let Some(sites) = &mut self.jit.deopt_sites {
+            *sites.entry(ip).or_default() += 1;
+        }
         let Some(misses) = self.jit.guess_misses.get_mut(&ip) else { return };
         *misses += 1;
         if *misses >= GUESS_MISSES {
@@ -676,6 +698,7 @@ impl Vm {
             let c = &mut *ctx;
             c.ds = self.stacks.ds.as_mut_ptr().add(self.ds_base as usize);
             c.walk_player = NO_WALK_PLAYER;
+            c.store_len = self.mem.written() as u64;
             // These were just stored one by one (a frame entered).
             c.steps = read_alone(&self.steps_left);
             c.tos = read_alone(&self.tos);

@@ -385,6 +385,8 @@ struct Vars {
     frames: Variable,
     mem: Variable,
     mem_len: Variable,
+    /// Stores are checked against this (`Memory::written`), not `mem_len`.
+    store_len: Variable,
 }
 
 struct Translator<'a> {
@@ -688,6 +690,7 @@ impl<'a> Translator<'a> {
             frames: b.declare_var(ptr),
             mem: b.declare_var(ptr),
             mem_len: b.declare_var(I64),
+            store_len: b.declare_var(I64),
         };
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
@@ -802,6 +805,7 @@ impl<'a> Translator<'a> {
             (self.v.frames, ptr, offset_of!(JitCtx, frames)),
             (self.v.mem, ptr, offset_of!(JitCtx, mem)),
             (self.v.mem_len, I64, offset_of!(JitCtx, mem_len)),
+            (self.v.store_len, I64, offset_of!(JitCtx, store_len)),
         ];
         // Read-only while the function runs, so a field it never uses is
         // not loaded at all.
@@ -1625,11 +1629,23 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// A checked pointer to `len` bytes of data space at `addr`.
+    /// A checked pointer to `len` bytes of data space at `addr`, to read.
     fn data_at(&mut self, addr: Value, len: i64, at: Addr) -> Value {
+        let limit = self.v.mem_len;
+        self.data_within(addr, len, limit, at)
+    }
+
+    /// A checked pointer to `len` bytes of data space at `addr`, to write:
+    /// below `Memory::written`, or the interpreter writes (and raises it).
+    fn data_to_write(&mut self, addr: Value, len: i64, at: Addr) -> Value {
+        let limit = self.v.store_len;
+        self.data_within(addr, len, limit, at)
+    }
+
+    fn data_within(&mut self, addr: Value, len: i64, limit: Variable, at: Addr) -> Value {
         let a = self.b.ins().uextend(I64, addr);
         let end = add_imm(&mut self.b, a, len);
-        let mem_len = self.var(self.v.mem_len);
+        let mem_len = self.var(limit);
         let bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, mem_len);
         self.guard(bad, at);
         let mem = self.var(self.v.mem);
@@ -1906,7 +1922,7 @@ impl<'a> Translator<'a> {
 
     /// `x @ ` then `x !` style: a store of `value` at `addr`, popping `n`.
     fn store_and_drop(&mut self, addr: Value, value: Value, n: i64, byte: bool, at: Addr) {
-        let p = self.data_at(addr, if byte { 1 } else { 4 }, at);
+        let p = self.data_to_write(addr, if byte { 1 } else { 4 }, at);
         if byte {
             self.b.ins().istore8(data(), value, p, 0);
         } else {
@@ -1918,7 +1934,7 @@ impl<'a> Translator<'a> {
     }
 
     fn add_at(&mut self, addr: Value, delta: Value, at: Addr) {
-        let p = self.data_at(addr, 4, at);
+        let p = self.data_to_write(addr, 4, at);
         let v = self.b.ins().load(I32, data(), p, 0);
         let v = self.b.ins().iadd(v, delta);
         self.b.ins().store(data(), v, p, 0);

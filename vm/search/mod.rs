@@ -73,6 +73,7 @@ pub struct Info {
 }
 
 /// The search state a game keeps between moves.
+#[derive(Clone)]
 pub struct Search {
     pub limits: Limits,
     /// An engine is choosing a move (`searching?`).
@@ -117,6 +118,21 @@ impl Default for Search {
 }
 
 impl Search {
+    /// As a freshly loaded game's search (`loaded`), keeping its
+    /// allocations (the table, the tree) and what the host set (limits,
+    /// the stop flag, verbosity).
+    pub fn forget_games(&mut self, loaded: &Search) {
+        self.tt.clear();
+        self.uct.clear();
+        self.ordering.clear();
+        self.keys.clone_from(&loaded.keys);
+        self.info = Info::default();
+        self.line.clear();
+        self.active = false;
+        self.deadline = None;
+        self.started = None;
+    }
+
     pub fn stop_requested(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }

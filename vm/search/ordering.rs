@@ -7,6 +7,9 @@ use crate::game::{Action, MoveStore};
 
 const HISTORY_SIZE: usize = 1 << 14;
 
+/// Its history is made by the first search (`age`): a VM that never
+/// searches allocates none.
+#[derive(Clone, Default)]
 pub struct Ordering {
     history: Vec<u32>,
     /// The ordered moves of every node on the current path, back to back
@@ -18,11 +21,7 @@ pub struct Ordering {
     pub horizon: u64,
 }
 
-impl Default for Ordering {
-    fn default() -> Ordering {
-        Ordering { history: vec![0; HISTORY_SIZE], stack: Vec::new(), horizon: 0 }
-    }
-}
+
 
 /// A move's identity across positions: its edits, hashed.
 fn signature(store: &MoveStore, m: usize) -> usize {
@@ -62,12 +61,14 @@ fn signature(store: &MoveStore, m: usize) -> usize {
 impl Ordering {
     /// Stands in while the search holds the real one (allocates nothing).
     pub fn placeholder() -> Ordering {
-        Ordering { history: Vec::new(), stack: Vec::new(), horizon: 0 }
+        Ordering::default()
     }
 
+    /// As made: no history, no path.
     pub fn clear(&mut self) {
         self.history.fill(0);
         self.stack.clear();
+        self.horizon = 0;
     }
 
     /// Pushes the moves of the current list, best first, onto `stack`;
@@ -100,6 +101,9 @@ impl Ordering {
 
     /// Halves the history between searches so that old cutoffs fade.
     pub fn age(&mut self) {
+        if self.history.is_empty() {
+            self.history = vec![0; HISTORY_SIZE];
+        }
         self.history.iter_mut().for_each(|h| *h /= 2);
     }
 }

@@ -24,11 +24,13 @@ pub struct Entry {
     pub best: u16,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Table {
     entries: Vec<Entry>,
     pub probes: u64,
     pub hits: u64,
+    /// Some entry was stored since the table was made or cleared.
+    stored: bool,
 }
 
 impl Table {
@@ -38,11 +40,19 @@ impl Table {
         let n = if entries == 0 { 0 } else { 1 << (usize::BITS - 1 - entries.leading_zeros()) };
         if n != self.entries.len() {
             self.entries = vec![Entry::default(); n];
+            self.stored = false;
         }
     }
 
+    /// Empty, as made (the entries are only written over if any was
+    /// stored since).
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        if self.stored {
+            self.entries.fill(Entry::default());
+            self.stored = false;
+        }
+        self.probes = 0;
+        self.hits = 0;
     }
 
     pub fn enabled(&self) -> bool {
@@ -73,6 +83,7 @@ impl Table {
             return;
         }
         let best = best.map_or(0, |b| (b + 1).min(u16::MAX as usize) as u16);
+        self.stored = true;
         *slot = Entry { key, score, depth: depth.min(u16::MAX as u32) as u16, bound, best };
     }
 }

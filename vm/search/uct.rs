@@ -121,7 +121,7 @@ impl Judge {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Tree {
     nodes: Vec<Node>,
     path: Vec<u32>,
@@ -129,6 +129,16 @@ pub struct Tree {
     judge: Option<Judge>,
     /// Random games are judged after this many moves, and as many after.
     judge_every: u32,
+}
+
+impl Tree {
+    /// Empty, as made, keeping its allocations.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.path.clear();
+        self.judge = None;
+        self.judge_every = 0;
+    }
 }
 
 pub fn best_move(vm: &mut Vm) -> VmResult<usize> {

@@ -22,7 +22,7 @@ use rand_xoshiro::Xoshiro256StarStar;
 /// Fixed, so that keys (and thus searches) repeat from run to run.
 const SEED: u64 = 0x5A0B_2157_AC1D_F00D;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Keys {
     /// One key per 4-byte cell of the board region.
     cells: Vec<u64>,

@@ -16,6 +16,7 @@ use crate::search::alphabeta::{settle, Settled};
 use crate::search::Limits;
 use crate::{Config, Vm};
 use crate::open::GameFile;
+use crate::snapshot::Snapshot;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,16 +36,91 @@ pub struct GameOptions {
     /// their own: their moves are the dice.
     pub engines: Vec<Option<Engine>>,
     pub verbose: bool,
+    /// Put each variant's VM back as loaded for the worker's next game
+    /// (`Loaded`), instead of loading it afresh: the same games, without
+    /// loading and compiling again. Off only to compare the two.
+    pub reuse_vms: bool,
+}
+
+/// A worker's loaded variants: each VM between games, with the snapshot
+/// it is put back to (`crate::snapshot`).
+#[derive(Default)]
+pub struct Loaded {
+    idle: Vec<Option<Vm>>,
+    snapshots: Vec<Option<Snapshot>>,
+    /// Variants whose snapshot cannot stand for a fresh load (loading drew
+    /// random numbers, or a game changed the code): loaded every game.
+    fresh_only: Vec<bool>,
+}
+
+impl Loaded {
+    /// Variant v's VM, ready for a game under `seed`: put back if it can
+    /// be, else loaded.
+    fn take(&mut self, options: &GameOptions, v: usize, seed: u64, stop: &Arc<AtomicBool>) -> VmResult<Vm> {
+        let n = options.files.len();
+        if self.idle.len() < n {
+            self.idle.resize_with(n, || None);
+            self.snapshots.resize_with(n, || None);
+            self.fresh_only.resize(n, false);
+        }
+        let idle = self.idle[v].take();
+        let mut vm = match (idle, &self.snapshots[v]) {
+            (Some(mut vm), Some(s)) => {
+                if vm.restore(s, seed) {
+                    vm
+                } else {
+                    self.fresh_only[v] = true;
+                    self.snapshots[v] = None;
+                    Self::load(options, v, seed)?
+                }
+            }
+            _ => {
+                let mut vm = Self::load(options, v, seed)?;
+                if options.reuse_vms && !self.fresh_only[v] {
+                    self.snapshots[v] = Some(vm.snapshot());
+                }
+                vm
+            }
+        };
+        vm.game.search.limits = options.limits.clone();
+        vm.game.search.stop = stop.clone();
+        vm.game.search.verbose = options.verbose;
+        vm.new_game()?;
+        vm.remember_position();
+        Game::quiet(&mut vm);
+        Ok(vm)
+    }
+
+    fn load(options: &GameOptions, v: usize, seed: u64) -> VmResult<Vm> {
+        let config = Config { seed: Some(seed), ..options.config.clone() };
+        let mut vm = Vm::new(config)?;
+        vm.capture_output();
+        vm.load_game(&options.files[v])?;
+        Ok(vm)
+    }
+
+    /// A VM whose game ended: kept for the next, when it has a snapshot.
+    fn put_back(&mut self, v: usize, vm: Vm) {
+        if self.snapshots.get(v).is_some_and(Option::is_some) {
+            self.idle[v] = Some(vm);
+        }
+    }
 }
 
 /// Plays game `spec`; None when it was interrupted (`stop` was set), in
 /// which case nothing of it counts.
-pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> Option<GameRecord> {
+pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>, loaded: &mut Loaded) -> Option<GameRecord> {
     let started = Instant::now();
     let mut game = Game { vms: Vec::new(), moves: Vec::new(), engines: Default::default(), contestants: [0; 2], message: None };
-    let outcome = game.run(options, spec, stop);
+    let outcome = game.run(options, spec, stop, loaded);
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return None;
+    }
+    // A VM whose game failed may have stopped anywhere: it is not kept.
+    if outcome.is_ok() {
+        for (v, vm) in game.vms.drain(..) {
+            loaded.put_back(v, vm);
+        }
     }
     let (result, reason, error) = match outcome {
         Ok((result, reason)) => (result, reason, None),
@@ -80,7 +156,7 @@ struct Game {
 }
 
 impl Game {
-    fn run(&mut self, options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>) -> Result<(String, String), String> {
+    fn run(&mut self, options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>, loaded: &mut Loaded) -> Result<(String, String), String> {
         // One VM per file: variants that differ only in the engines the
         // command line gives them play in one, as the original's single
         // engine did (a game whose code keeps state outside the board
@@ -88,7 +164,7 @@ impl Game {
         let mut variants = vec![spec.seats[0], spec.seats[1]];
         variants.dedup_by_key(|v| options.files[*v].spec());
         for v in variants {
-            let vm = self.load(options, v, spec.seed, stop).map_err(|e| format!("{}: {}", options.files[v].label(), first_lines(&e)))?;
+            let vm = loaded.take(options, v, spec.seed, stop).map_err(|e| format!("{}: {}", options.files[v].label(), first_lines(&e)))?;
             self.vms.push((v, vm));
         }
         let [a, b] = self.vms[0].1.game.seats()[..] else {
@@ -157,20 +233,6 @@ impl Game {
             self.play_everywhere(k, m)?;
         }
         Ok(("1/2-1/2".into(), "max plies".into()))
-    }
-
-    fn load(&self, options: &GameOptions, variant: usize, seed: u64, stop: &Arc<AtomicBool>) -> VmResult<Vm> {
-        let config = Config { seed: Some(seed), ..options.config.clone() };
-        let mut vm = Vm::new(config)?;
-        vm.capture_output();
-        vm.load_game(&options.files[variant])?;
-        vm.game.search.limits = options.limits.clone();
-        vm.game.search.stop = stop.clone();
-        vm.game.search.verbose = options.verbose;
-        vm.new_game()?;
-        vm.remember_position();
-        Self::quiet(&mut vm);
-        Ok(vm)
     }
 
     /// What scripts print and the tolerances' warnings are not the

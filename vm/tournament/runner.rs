@@ -1,9 +1,10 @@
-//! Plays a list of games on `jobs` threads, one VM (or two) per game, and
+//! Plays a list of games on `jobs` threads, one VM (or two) per game (each
+//! worker keeps its VMs from game to game: `game::Loaded`), and
 //! hands each finished game to the caller as it ends, in the order they
 //! end. The caller may stop the tournament (a decided SPRT, Ctrl-C): the
 //! games in progress are then abandoned, and nothing of them is reported.
 
-use super::game::{play, GameOptions};
+use super::game::{play, GameOptions, Loaded};
 use super::record::GameRecord;
 use super::schedule::GameSpec;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -24,9 +25,12 @@ pub fn run(options: &GameOptions, games: &[GameSpec], jobs: usize, stop: &Arc<At
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || {
+                // Each variant is loaded once per worker, and put back
+                // between its games.
+                let mut loaded = Loaded::default();
                 while !stop.load(Ordering::Relaxed) {
                     let Some(spec) = games.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                    let Some(record) = play(options, spec, stop) else { break };
+                    let Some(record) = play(options, spec, stop, &mut loaded) else { break };
                     if tx.send(record).is_err() {
                         break;
                     }

@@ -6,7 +6,7 @@
 use super::record::{EngineStats, GameRecord, Header};
 use super::schedule::Schedule;
 use super::stats::{self, Penta, Sprt, Wdl};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 pub struct Summary {
     pub names: Vec<String>,
@@ -24,15 +24,35 @@ pub struct Summary {
     pub wins: Vec<u64>,
     pub draws: u64,
     pub played: u64,
-    /// Games that ended in an error, with their index, seed and message.
+    /// Games that ended in an error, with their index, seed and message,
+    /// in the order they were counted (`errors_in_order` sorts them).
     pub errors: Vec<(u64, u64, String)>,
     pub sprt: Option<Sprt>,
+    schedule: Schedule,
+    /// Games whose pair partner has not been counted: (a, b, pair) → the
+    /// game's points for a.
+    unpaired: HashMap<(usize, usize, u64), f64>,
 }
 
 impl Summary {
+    /// The summary of `games` (a game recorded twice counts once, as
+    /// recorded last).
     pub fn new(header: &Header, games: &[GameRecord]) -> Summary {
+        let mut by_index: BTreeMap<u64, &GameRecord> = BTreeMap::new();
+        for g in games {
+            by_index.insert(g.index, g);
+        }
+        let mut s = Summary::empty(header);
+        for g in by_index.values() {
+            s.add(g);
+        }
+        s
+    }
+
+    /// No game yet.
+    pub fn empty(header: &Header) -> Summary {
         let n = header.names.len();
-        let mut s = Summary {
+        Summary {
             names: header.names.clone(),
             pairings: BTreeMap::new(),
             pentas: BTreeMap::new(),
@@ -43,50 +63,56 @@ impl Summary {
             played: 0,
             errors: Vec::new(),
             sprt: header.sprt.map(|[elo0, elo1, alpha, beta]| Sprt { elo0, elo1, alpha, beta }),
+            schedule: Schedule::of(header),
+            unpaired: HashMap::new(),
+        }
+    }
+
+    /// Counts one more game (of an index not counted yet): constant work,
+    /// so a tournament that summarizes after every game stays O(N).
+    pub fn add(&mut self, g: &GameRecord) {
+        let n = self.names.len();
+        let [x, y] = g.seats;
+        if x >= n || y >= n {
+            return;
+        }
+        for (seat, &v) in g.seats.iter().enumerate() {
+            self.engines[v].add(&g.engines[seat]);
+        }
+        let Some(points) = g.points() else {
+            let mut e = g.error.clone().unwrap_or_default();
+            if let Some(again) = &g.rerun {
+                e = format!("{e}\n    again: {again}");
+            }
+            self.errors.push((g.index, g.seed, e));
+            return;
         };
-        let schedule = Schedule::of(header);
-        let mut by_index: BTreeMap<u64, &GameRecord> = BTreeMap::new();
-        for g in games {
-            by_index.insert(g.index, g);
+        self.played += 1;
+        let (a, b) = (x.min(y), x.max(y));
+        let pa = g.points_of(a).unwrap_or(0.0);
+        add(self.pairings.entry((a, b)).or_default(), pa);
+        add(&mut self.totals[a], pa);
+        add(&mut self.totals[b], 1.0 - pa);
+        match points {
+            [1.0, _] => self.wins[x] += 1,
+            [_, 1.0] => self.wins[y] += 1,
+            _ => self.draws += 1,
         }
-        // Pairs: the games of one pair of the same pairing.
-        let mut pairs: BTreeMap<(usize, usize, u64), Vec<f64>> = BTreeMap::new();
-        for g in by_index.values() {
-            let [x, y] = g.seats;
-            if x >= n || y >= n {
-                continue;
-            }
-            for (seat, &v) in g.seats.iter().enumerate() {
-                s.engines[v].add(&g.engines[seat]);
-            }
-            let Some(points) = g.points() else {
-                let mut e = g.error.clone().unwrap_or_default();
-                if let Some(again) = &g.rerun {
-                    e = format!("{e}\n    again: {again}");
-                }
-                s.errors.push((g.index, g.seed, e));
-                continue;
-            };
-            s.played += 1;
-            let (a, b) = (x.min(y), x.max(y));
-            let pa = g.points_of(a).unwrap_or(0.0);
-            add(s.pairings.entry((a, b)).or_default(), pa);
-            add(&mut s.totals[a], pa);
-            add(&mut s.totals[b], 1.0 - pa);
-            match points {
-                [1.0, _] => s.wins[x] += 1,
-                [_, 1.0] => s.wins[y] += 1,
-                _ => s.draws += 1,
-            }
-            let pair = schedule.game(g.index).pair;
-            pairs.entry((a, b, pair)).or_default().push(pa);
-        }
-        for ((a, b, _), scores) in pairs {
-            if let [x, y] = scores[..] {
-                s.pentas.entry((a, b)).or_default().add_pair(x, y);
+        // A pair's two games make one pentanomial count once both are in.
+        let pair = self.schedule.game(g.index).pair;
+        match self.unpaired.remove(&(a, b, pair)) {
+            Some(other) => self.pentas.entry((a, b)).or_default().add_pair(other, pa),
+            None => {
+                self.unpaired.insert((a, b, pair), pa);
             }
         }
-        s
+    }
+
+    /// The errors by game index.
+    pub fn errors_in_order(&self) -> Vec<&(u64, u64, String)> {
+        let mut e: Vec<_> = self.errors.iter().collect();
+        e.sort_by_key(|e| e.0);
+        e
     }
 
     /// The match between the first two variants, as the SPRT sees it.
@@ -109,7 +135,7 @@ impl Summary {
         out.push(format!("{} game(s) played", self.played));
         if !self.errors.is_empty() {
             out.push(format!("{} game(s) ended in an error and do not count:", self.errors.len()));
-            for (index, seed, e) in self.errors.iter().take(10) {
+            for (index, seed, e) in self.errors_in_order().into_iter().take(10) {
                 out.push(format!("  game {} (seed {seed}): {e}", index + 1));
             }
         }
@@ -183,8 +209,8 @@ impl Summary {
             .map(|(i, elo, err)| format!("{{\"name\":{},\"elo\":{},\"error\":{}}}", names[i], finite(elo), finite(err)))
             .collect();
         let errors: Vec<String> = self
-            .errors
-            .iter()
+            .errors_in_order()
+            .into_iter()
             .map(|(i, seed, e)| format!("{{\"index\":{i},\"seed\":{seed},\"error\":{}}}", serde_json::to_string(e).unwrap_or_default()))
             .collect();
         format!(

@@ -1,0 +1,124 @@
+//! A tournament's workers keep each variant's VM from game to game, put
+//! back as it stood after loading (`axforth::snapshot`): the games must be
+//! the games freshly loaded VMs play, whatever ran before, in every JIT
+//! mode; and a VM put back compiles nothing new for its next game.
+
+use axforth::game::Engine;
+use axforth::jit::JitMode;
+use axforth::open::GameFile;
+use axforth::search::Limits;
+use axforth::tournament::game::GameOptions;
+use axforth::tournament::record::GameRecord;
+use axforth::tournament::runner;
+use axforth::tournament::schedule::Schedule;
+use axforth::{Config, Vm};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+fn file(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// The records of `games` games of `path` against itself, each seat's
+/// engine `engine` (None: the file's), played one after the other on one worker; without
+/// their timings.
+fn tournament(path: &str, engine: Option<Engine>, limits: Limits, games: u64, jit: JitMode, reuse_vms: bool) -> Vec<GameRecord> {
+    let options = GameOptions {
+        files: vec![GameFile::script(&file(path)), GameFile::script(&file(path))],
+        openings: Vec::new(),
+        config: Config { jit, ..Config::default() },
+        max_plies: 300,
+        limits,
+        engines: vec![engine; 2],
+        verbose: false,
+        reuse_vms,
+    };
+    let schedule = Schedule { variants: 2, games, gauntlet: false, openings: 0, seed: 11, shard: (0, 1) };
+    let specs: Vec<_> = schedule.indices().map(|i| schedule.game(i)).collect();
+    let mut records = Vec::new();
+    runner::run(&options, &specs, 1, &Arc::new(AtomicBool::new(false)), |mut g| {
+        g.time = 0.0;
+        g.engines = Default::default();
+        records.push(g);
+        runner::Next::Continue
+    });
+    records.sort_by_key(|g| g.index);
+    records
+}
+
+fn depth(d: u32) -> Limits {
+    Limits { time: None, depth: Some(d), ..Limits::default() }
+}
+
+#[test]
+fn reused_vms_play_the_games_fresh_ones_play() {
+    let playouts = Limits { time: None, iterations: Some(300), ..Limits::default() };
+    let cases = [
+        ("scripts/tictactoe/tictactoe.4th", Some(Engine::Random), Limits::default(), 12),
+        ("scripts/tictactoe/tictactoe.4th", Some(Engine::Uct), playouts, 4),
+        ("scripts/tictactoe/alphabeta.4th", None, Limits::default(), 2),
+        ("scripts/othello/othello.4th", Some(Engine::Default), depth(2), 4),
+        ("tests/reuse/leaky.4th", Some(Engine::Random), Limits::default(), 12),
+        ("tests/reuse/leaky.4th", Some(Engine::Default), depth(3), 6),
+        ("tests/reuse/drawing.4th", Some(Engine::Random), Limits::default(), 6),
+    ];
+    for jit in [JitMode::Off, JitMode::Auto, JitMode::All] {
+        for (path, engine, limits, games) in &cases {
+            let fresh = tournament(path, *engine, limits.clone(), *games, jit, false);
+            let reused = tournament(path, *engine, limits.clone(), *games, jit, true);
+            assert_eq!(fresh.len() as u64, *games);
+            assert!(fresh.iter().all(|g| g.error.is_none()), "{path}: {:?}", fresh.iter().find_map(|g| g.error.as_ref()));
+            for (f, r) in fresh.iter().zip(&reused) {
+                assert_eq!(
+                    serde_json::to_string(f).unwrap(),
+                    serde_json::to_string(r).unwrap(),
+                    "{path} ({engine:?}, --jit {jit:?}): game {} differs in a reused VM",
+                    f.index + 1
+                );
+            }
+        }
+    }
+}
+
+/// Plays a game of random moves to its end.
+fn play_out(vm: &mut Vm) {
+    for _ in 0..100 {
+        vm.generate_turn().unwrap();
+        if vm.game_result().unwrap() != axforth::game::UNKNOWN_SCORE {
+            return;
+        }
+        let m = vm.choose_move(Engine::Random).unwrap();
+        vm.make_move(m).unwrap();
+        vm.game.store.pop_list();
+    }
+    panic!("the game did not end");
+}
+
+#[test]
+fn a_vm_put_back_compiles_nothing_new_for_its_next_game() {
+    let config = Config { jit: JitMode::All, seed: Some(5), ..Config::default() };
+    let mut vm = Vm::new(config).unwrap();
+    vm.capture_output();
+    vm.load_game(&GameFile::script(&file("scripts/othello/othello.4th"))).unwrap();
+    let loaded = vm.snapshot();
+    vm.new_game().unwrap();
+    play_out(&mut vm);
+    let (compiled, _, _) = vm.jit_counts();
+    assert!(compiled > 0, "the first game made native code");
+    for seed in [6, 7] {
+        assert!(vm.restore(&loaded, seed), "a VM whose loading drew no random number is put back");
+        vm.new_game().unwrap();
+        play_out(&mut vm);
+        assert_eq!(vm.jit_counts().0, compiled, "game under seed {seed} compiled again");
+    }
+}
+
+#[test]
+fn a_vm_whose_loading_drew_random_numbers_is_not_put_back() {
+    let mut vm = Vm::new(Config { seed: Some(5), ..Config::default() }).unwrap();
+    vm.capture_output();
+    vm.load_game(&GameFile::script(&file("tests/reuse/drawing.4th"))).unwrap();
+    let loaded = vm.snapshot();
+    assert!(!vm.restore(&loaded, 6));
+}

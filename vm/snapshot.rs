@@ -1,0 +1,123 @@
+//! A VM put back as it stood after loading a game, so that a tournament
+//! loads (and compiles) each variant once per worker, not once per game.
+//!
+//! Owns `Snapshot`: what a game can change in a `Vm` — the data space
+//! below `Memory::written`, the game layer's state, the stacks' scalars,
+//! the deferred words, the step budget, the warnings given — taken once,
+//! and put back before each game. What a game cannot change is left as
+//! it is: the code, the dictionary, the board's layout (checked: a game
+//! that changed them is loaded afresh instead), and what was made from
+//! them and is worth keeping: native code, the move generator's plans,
+//! the search's allocations (emptied).
+//!
+//! The contract: a game played in a VM put back is the game a freshly
+//! loaded VM plays under the same seed. Loading must therefore not have
+//! drawn from the random streams (a game whose loading did is loaded
+//! afresh for every game: `restore` says no).
+
+use crate::game::Game;
+use crate::memory;
+use crate::vm::Vm;
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256StarStar;
+
+pub struct Snapshot {
+    mem: memory::Snapshot,
+    /// The game layer as loaded (its search empty).
+    game: Box<Game>,
+    defers: Vec<Option<u32>>,
+    defer_owner: Vec<u32>,
+    warnings: crate::error::Warnings,
+    steps_left: u64,
+    steps_reserve: u64,
+    /// What must not have changed for the snapshot to apply.
+    code_len: u32,
+    words: usize,
+    files: usize,
+    hosts: usize,
+    layout: u32,
+    /// Loading drew no random number: a seed set afresh is the seed's
+    /// stream from its start, as in a fresh VM.
+    random_untouched: bool,
+}
+
+impl Vm {
+    /// The VM as it stands: call it after loading, before `new_game`.
+    pub fn snapshot(&mut self) -> Snapshot {
+        let search = std::mem::take(&mut self.game.search);
+        let game = Box::new((*self.game).clone());
+        self.game.search = search;
+        let seed = self.config.seed.unwrap_or(0);
+        let fresh = [Xoshiro256StarStar::seed_from_u64(seed), Xoshiro256StarStar::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)];
+        Snapshot {
+            mem: self.mem.snapshot(),
+            game,
+            defers: self.defers.clone(),
+            defer_owner: self.defer_owner.clone(),
+            warnings: self.warnings.clone(),
+            steps_left: self.steps_left,
+            steps_reserve: self.steps_reserve,
+            code_len: self.code.next_addr(),
+            words: self.dict.words.len(),
+            files: self.files.len(),
+            hosts: self.hosts.len(),
+            layout: self.game.board.layout,
+            random_untouched: self.config.seed.is_some() && self.random_state() == fresh,
+        }
+    }
+
+    /// Puts the VM back as `s` found it, its random streams seeded with
+    /// `seed`; false (and the VM unusable for a game) when it cannot be:
+    /// the game changed what a snapshot leaves alone, or loading drew
+    /// random numbers. Load the game afresh then.
+    pub fn restore(&mut self, s: &Snapshot, seed: u64) -> bool {
+        let same = s.random_untouched
+            && s.code_len == self.code.next_addr()
+            && s.words == self.dict.words.len()
+            && s.files == self.files.len()
+            && s.hosts == self.hosts.len()
+            && s.layout == self.game.board.layout
+            && self.def.is_none()
+            && self.inputs.is_empty();
+        if !same {
+            return false;
+        }
+        self.mem.restore(&s.mem);
+        self.game.restore(&s.game);
+        self.defers.clone_from(&s.defers);
+        self.defer_owner.clone_from(&s.defer_owner);
+        self.warnings.clone_from(&s.warnings);
+        self.steps_left = s.steps_left;
+        self.steps_reserve = s.steps_reserve;
+        self.depth = 0;
+        self.tos = 0;
+        self.rdepth = 0;
+        self.fp = 0;
+        self.ds_base = 0;
+        self.tolerant = false;
+        self.run_nesting = 0;
+        self.bye = false;
+        self.timers.clear();
+        self.take_output();
+        self.config.seed = Some(seed);
+        self.randomize(0);
+        self.randomize(1);
+        true
+    }
+}
+
+impl Game {
+    /// Back to `loaded`, keeping what was built from the code and the
+    /// layout (the board's tables, which native code may have built in;
+    /// the generator's plans) and the search's allocations.
+    fn restore(&mut self, loaded: &Game) {
+        let board = std::mem::take(&mut self.board);
+        let mut search = std::mem::take(&mut self.search);
+        let plans = self.gen.take_plans();
+        self.clone_from(loaded);
+        self.board = board;
+        search.forget_games(&loaded.search);
+        self.search = search;
+        self.gen.keep_plans(plans);
+    }
+}
