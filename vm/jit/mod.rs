@@ -187,7 +187,7 @@ pub struct Jit {
     compile_time: std::time::Duration,
     /// With `AXFORTH_JIT_STATS`: deoptimizations by the instruction they
     /// handed over at, to find a storm's cause.
-    deopt_sites: Option<HashMap<Addr, u64>>,
+    deopt_sites: Option<HashMap<(Addr, Addr), u64>>,
 }
 
 /// Address space reserved for one VM's native code; a definition that no
@@ -294,11 +294,11 @@ impl Drop for Vm {
         let Some(sites) = jit.deopt_sites.as_ref().filter(|_| jit.entries > 0) else { return };
         let ms = jit.compile_time.as_secs_f64() * 1e3;
         eprintln!("jit: {} compiled ({} with a fixed shape), {} refused, {} entries, {} deopts, {ms:.1} ms compiling", jit.compiled, jit.fixed, jit.refused, jit.entries, jit.deopts);
-        let mut top: Vec<_> = sites.iter().map(|(&ip, &n)| (n, ip)).collect();
+        let mut top: Vec<_> = sites.iter().map(|(&at, &n)| (n, at)).collect();
         top.sort_unstable_by(|a, b| b.cmp(a));
-        for (n, ip) in top.into_iter().take(5) {
-            let word = self.dict.words.iter().rev().find(|w| w.entry <= ip && ip < w.end).map_or("?".into(), |w| w.display_name());
-            eprintln!("jit:   {n} deopts at {ip} in `{word}`: {:?}", self.code.op(ip));
+        let word = |a: Addr| self.dict.words.iter().rev().find(|w| w.entry <= a && a < w.end).map_or("?".into(), |w| w.display_name());
+        for (n, (ip, ret)) in top.into_iter().take(5) {
+            eprintln!("jit:   {n} deopts at {ip} in `{}` ({:?}), called from {ret} in `{}`", word(ip), self.code.op(ip), word(ret));
         }
     }
 }
@@ -316,11 +316,16 @@ impl Drop for Jit {
     }
 }
 
-/// The finished colon definition that starts at `entry`: its word. Code
-/// of a finished definition never changes, so native code made from it
-/// (its own, or a caller's it was inlined into) stays true.
+/// The finished definition that starts at `entry`: its word. Code of a
+/// finished definition never changes, so native code made from it (its
+/// own, or a caller's it was inlined into) stays true. Besides colon
+/// definitions, the code of constants, variables and arrays: compiled
+/// references to them are literals, but `EXECUTE` and deferred words
+/// (`DEFER SSTONE  ' sstone IS SSTONE`) call it, and a call native code
+/// cannot make is a deoptimization each time.
 fn definition(dict: &crate::dictionary::Dictionary, entry: Addr) -> Option<&crate::dictionary::Word> {
-    dict.words.iter().rev().find(|w| w.entry == entry && w.end > w.entry && matches!(w.kind, crate::dictionary::WordKind::Colon))
+    use crate::dictionary::WordKind::{Array, Colon, Constant, Variable};
+    dict.words.iter().rev().find(|w| w.entry == entry && w.end > w.entry && matches!(w.kind, Colon | Constant(_) | Variable(_) | Array { .. }))
 }
 
 /// Whether the interpreter should offer the word with this slot to
@@ -427,7 +432,9 @@ impl Vm {
     pub(crate) fn jit_deopted(&mut self, ip: Addr) {
         self.jit.deopts += 1;
         if let Some(sites) = &mut self.jit.deopt_sites {
-            *sites.entry(ip).or_default() += 1;
+            // Where the innermost frame returns to: the site's caller.
+            let ret = self.fp.checked_sub(1).map_or(0, |f| self.stacks.frames[f as u16 as usize].ret);
+            *sites.entry((ip, ret)).or_default() += 1;
         }
         let Some(misses) = self.jit.guess_misses.get_mut(&ip) else { return };
         *misses += 1;
