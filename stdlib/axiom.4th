@@ -20,6 +20,18 @@ $FC00 CONSTANT #Player		( -- mask )  \ player number and neutral bit
 \ piece-index ( piece -- i )  0 for the first {piece}
 : piece-index ( piece -- i )  #PieceType AND 1- ;
 
+\ ---- what stands on a square: short enough to be copied into callers,
+\ where the board reads (`piece-at`, `empty-at?`) are instructions that
+\ native code makes inline; a native word would be a call each time ----
+\ piece ( -- piece )  what stands at here (0: nothing)
+: piece ( -- piece )  here piece-at ;
+\ piece-type ( -- type )  the type of what stands at here (0: nothing)
+: piece-type ( -- type )  here piece-at #PieceType AND ;
+\ player ( -- player )  the owner of what stands at here
+: player ( -- player )  here player-at ;
+\ not-empty-at? ( pos -- ? )  something stands on pos
+: not-empty-at? ( pos -- ? )  empty-at? 0= ;
+
 \ ---- directives: variables a game sets with ON / OFF ----
 VARIABLE $passTurnForced	\ no move: pass instead of losing
 VARIABLE $gameLog		\ script output also goes to <game>.log

@@ -685,15 +685,11 @@ pub fn register(vm: &mut Vm) {
             let c = vm.content(here(vm))?;
             Ok(flag(c != 0 && c & NEUTRAL != 0))
         }),
-        direct("piece", "( -- piece )", |vm, _, _| vm.content(here(vm))),
-        direct("piece-type", "( -- type )", |vm, _, _| Ok(vm.content(here(vm))? & PIECE_TYPE_MASK)),
-        direct("player", "( -- player )", |vm, _, _| Ok(vm.content(here(vm))? & PLAYER_MASK)),
         direct("not-piece-type?", "( type -- ? )", |vm, t, _| {
             let c = vm.content(here(vm))?;
             Ok(flag(c & PIECE_TYPE_MASK != t))
         }),
         // ---- queries at a position ----
-        direct("not-empty-at?", "( pos -- ? )", |vm, pos, _| Ok(flag(vm.content(pos)? != 0))),
         word("friend-at?", "( pos -- ? )", |vm| {
             let pos = vm.pop()?;
             let f = vm.is_friend_at(pos, vm.game.gen.player)?;

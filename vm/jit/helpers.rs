@@ -157,6 +157,30 @@ pub unsafe extern "C" fn deferred(ctx: *mut JitCtx, _: i32, slot: i32) -> i64 {
     }
 }
 
+/// `EXECUTE` of a move's token (`.moveCFA EXECUTE`, a script engine
+/// playing a move): the move is made, as the interpreter makes it.
+pub unsafe extern "C" fn execute_move(ctx: *mut JitCtx, _: i32, at: i32) -> i64 {
+    unsafe {
+        let s = synced(ctx, |vm| {
+            let xt = vm.tos;
+            if vm.depth < 1 || xt < crate::game::play::MOVE_XT_BASE || vm.dict.get(xt).is_some() {
+                return deopt(vm, at as Addr);
+            }
+            let layout = vm.game.board.layout;
+            let _ = vm.pop();
+            match vm.execute_move_xt(xt) {
+                Ok(()) if vm.game.board.layout != layout => deopt(vm, at as Addr + 1),
+                Ok(()) => DONE,
+                Err(e) => {
+                    let e = vm.error_at(at as Addr, e);
+                    failed(vm, e)
+                }
+            }
+        });
+        status(ctx, s)
+    }
+}
+
 pub unsafe extern "C" fn set_defer(ctx: *mut JitCtx, slot: i32, at: i32) -> i64 {
     unsafe {
         let s = synced(ctx, |vm| {

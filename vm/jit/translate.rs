@@ -3098,6 +3098,20 @@ impl<'a> Translator<'a> {
     /// EXECUTE of any token: a step or a call, by the table of targets;
     /// then on to `merge`.
     fn execute_any(&mut self, at: Addr, merge: Block) {
+        if !self.fixed {
+            // A move's token (`.moveCFA EXECUTE`): the move is made by
+            // the helper, and native code goes on.
+            let xt = self.var(self.v.tos);
+            let is_move = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, xt, crate::game::play::MOVE_XT_BASE as i64);
+            let (made, other) = (self.b.create_block(), self.b.create_block());
+            self.branch_to(is_move, made, other);
+            self.b.switch_to_block(made);
+            self.seal_one_way(made);
+            self.b.seal_block(other);
+            self.synced(helpers::execute_move, 0, at);
+            self.goto(merge);
+            self.b.switch_to_block(other);
+        }
         let xt = self.var(self.v.tos);
         // `Dictionary::targets[xt - XT_BASE]`, read inline.
         let index = add_imm(&mut self.b, xt, -(crate::dictionary::XT_BASE as i64));
