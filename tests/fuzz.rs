@@ -52,7 +52,7 @@ fn vocabulary() -> &'static [String] {
 const UNSAFE: &[&str] = &[
     ":", "CONSTANT", "VARIABLE", "CREATE", "<BUILDS", "DEFER", "IS", "[]", "TIMER", "IMMEDIATE", "!", "C!", "+!", "2!",
     "ON", "OFF", "++", "--", "FILL", "ERASE", "MOVE", "BASE", "STATE", "HEX", "DECIMAL", "BINARY", "OCTAL", "BYE", "EXECUTE",
-    "COMPILE,", "LOAD",
+    "COMPILE,", "LOAD", "FVARIABLE", "FCONSTANT",
 ];
 
 /// The game declarations (`{player} +`, `{move-type} BASE`...) define or
