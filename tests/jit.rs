@@ -147,6 +147,20 @@ fn same_both_ways(texts: &[&str]) {
 }
 
 #[test]
+fn deferred_words_pointed_elsewhere_call_their_new_target() {
+    // Native code calls a deferred word's target as it was when the code
+    // was made, while no deferred word has been pointed elsewhere since:
+    // at top level, by `IS` compiled into a word, in the middle of the
+    // word that calls it; a constant as the target; an unset one.
+    same_both_ways(&[
+        "DEFER D 5 CONSTANT FIVE : SQ DUP * ; ' FIVE IS D : CALLS 3 0 DO D LOOP ; CALLS ' SQ IS D CALLS",
+        "DEFER D 5 CONSTANT FIVE : SQ DUP * ; : TO-SQ ['] SQ IS D ; ' FIVE IS D : C2 D D TO-SQ D ; C2 C2",
+        "DEFER D 5 CONSTANT FIVE : SQ DUP * ; : MIX 0 ['] FIVE IS D D + ['] SQ IS D D + ; MIX MIX",
+        "DEFER E : CE 1 E ; CE",
+    ]);
+}
+
+#[test]
 fn tokens_known_where_translated_run_as_the_interpreter_runs_them() {
     // A token the translator can see (a literal, moved by stack words,
     // through guards and into a callee translated in place) is executed

@@ -516,7 +516,7 @@ impl Vm {
                     let Some(xt) = self.dict.index_of(token) else {
                         fail!(ErrorKind::NotAnXt(token))
                     };
-                    self.defers[slot as usize] = Some(xt);
+                    self.set_defer(slot as usize, xt);
                 }
                 Op::Host(id) => {
                     sync!();

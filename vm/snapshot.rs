@@ -85,6 +85,7 @@ impl Vm {
         self.mem.restore(&s.mem);
         self.game.restore(&s.game);
         self.defers.clone_from(&s.defers);
+        self.defer_epoch = self.defer_epoch.wrapping_add(1);
         self.defer_owner.clone_from(&s.defer_owner);
         self.warnings.clone_from(&s.warnings);
         self.steps_left = s.steps_left;

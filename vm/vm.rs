@@ -290,6 +290,9 @@ pub struct Vm {
     pub dict: Dictionary,
     pub mem: Memory,
     pub(crate) defers: Vec<Option<u32>>,
+    /// Moves whenever a deferred word is pointed elsewhere (`set_defer`):
+    /// native code that calls a deferred word's target directly checks it.
+    pub(crate) defer_epoch: u32,
     pub(crate) defer_owner: Vec<u32>,
     pub(crate) hosts: Vec<HostWord>,
 
@@ -364,6 +367,7 @@ impl Vm {
             dict: Dictionary::default(),
             mem: Memory::new(config.data_space),
             defers: Vec::new(),
+            defer_epoch: 0,
             defer_owner: Vec::new(),
             hosts: Vec::new(),
             files: Vec::new(),
@@ -672,6 +676,12 @@ impl Vm {
             Some(l) => format!("called from `{name}` ({}:{})", l.file, l.line),
             None => format!("called from `{name}`"),
         }
+    }
+
+    /// Points deferred word `slot` (which exists) at word `xt`.
+    pub(crate) fn set_defer(&mut self, slot: usize, xt: u32) {
+        self.defers[slot] = Some(xt);
+        self.defer_epoch = self.defer_epoch.wrapping_add(1);
     }
 
     /// An error raised by the instruction at `addr`.

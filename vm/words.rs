@@ -79,7 +79,7 @@ pub fn register(vm: &mut Vm) {
                 let Some(target) = vm.dict.index_of(target) else {
                     return Err(ErrorKind::NotAnXt(target).into());
                 };
-                vm.defers[slot as usize] = Some(target);
+                vm.set_defer(slot as usize, target);
             }
             Ok(())
         }),

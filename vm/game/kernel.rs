@@ -363,10 +363,10 @@ pub fn register(vm: &mut Vm) {
             let Some(target) = vm.dict.index_of(t) else {
                 return Err(ErrorKind::NotAnXt(t).into());
             };
-            match vm.defers.get_mut(slot as usize) {
-                Some(s) => *s = Some(target),
-                None => return Err(ErrorKind::NotDeferred(vm.dict.word(dxt).display_name()).into()),
+            if slot as usize >= vm.defers.len() {
+                return Err(ErrorKind::NotDeferred(vm.dict.word(dxt).display_name()).into());
             }
+            vm.set_defer(slot as usize, target);
             Ok(())
         }),
         // The newest word's token: axforth has no name fields, so NFA, CFA

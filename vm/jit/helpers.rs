@@ -194,7 +194,7 @@ pub unsafe extern "C" fn set_defer(ctx: *mut JitCtx, slot: i32, at: i32) -> i64 
                 return deopt(vm, at as Addr);
             }
             let _ = vm.pop();
-            vm.defers[slot as usize] = Some(xt);
+            vm.set_defer(slot as usize, xt);
             DONE
         });
         status(ctx, s)

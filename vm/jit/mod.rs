@@ -79,6 +79,8 @@ pub struct JitCtx {
     pub mem_len: u64,
     /// `Memory::written`: stores below it only (filled at every entry).
     pub store_len: u64,
+    /// `Vm::defer_epoch` (filled at every entry and after every helper).
+    pub defer_epoch: u32,
     /// `Jit::slots`: by code address, a function pointer once compiled.
     pub table: *const usize,
     pub table_len: u64,
@@ -212,6 +214,7 @@ impl Jit {
             mem: std::ptr::null_mut(),
             mem_len: 0,
             store_len: 0,
+            defer_epoch: 0,
             table: std::ptr::null(),
             table_len: 0,
             game: std::ptr::null_mut(),
@@ -663,7 +666,7 @@ impl Vm {
         }
         let unguessed = |at: Addr| unguessed_now.contains(&at);
         let trusted = std::cell::RefCell::new(Vec::new());
-        let words = translate::Words { directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted, layout };
+        let words = translate::Words { defer_epoch: self.defer_epoch, directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted, layout };
         let compiled = translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words);
         self.jit.unguessed = unguessed_now;
         self.jit.compile_time += start.elapsed();
@@ -706,6 +709,7 @@ impl Vm {
             c.ds = self.stacks.ds.as_mut_ptr().add(self.ds_base as usize);
             c.walk_player = NO_WALK_PLAYER;
             c.store_len = self.mem.written() as u64;
+            c.defer_epoch = self.defer_epoch;
             // These were just stored one by one (a frame entered).
             c.steps = read_alone(&self.steps_left);
             c.tos = read_alone(&self.tos);

@@ -117,6 +117,11 @@ impl<'a> Shapes<'a> {
 
     /// The effect of the word DEFER slot `slot` holds now (`IS` may change
     /// it: the translator checks the depths after the call).
+    /// The entry of deferred word `slot`'s target now.
+    pub fn deferred_entry(&self, slot: u32) -> Option<Addr> {
+        (self.defers)(slot)
+    }
+
     pub fn deferred(&mut self, slot: u32) -> Option<Effect> {
         let entry = (self.defers)(slot)?;
         self.callee(entry)

@@ -119,6 +119,9 @@ pub(super) struct Words<'a> {
     pub trusted: &'a std::cell::RefCell<Vec<Addr>>,
     /// The board's layout, built into the code when given.
     pub layout: Option<Layout>,
+    /// `Vm::defer_epoch` now: while it stands, each deferred word calls
+    /// the target it has now, without asking.
+    pub defer_epoch: u32,
 }
 
 /// The board's layout as native code builds it in (`Vm::jit_layout`): the
@@ -172,6 +175,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         t.targets = words.targets;
         t.data = words.data;
         t.layout = words.layout;
+        t.defer_epoch = words.defer_epoch;
         t.unguessed = words.unguessed;
         t.trusted = Some(words.trusted);
         t.itself = Some(itself);
@@ -400,6 +404,8 @@ struct Translator<'a> {
     targets: &'a [i32],
     data: &'a [u8],
     layout: Option<Layout>,
+    /// `Words::defer_epoch`.
+    defer_epoch: u32,
     /// `here` where a step left it, on the board: the value, the block it
     /// holds in, and `calls` then (`here_on_board`).
     here_known: Option<(Value, Block, u32)>,
@@ -719,6 +725,7 @@ impl<'a> Translator<'a> {
             targets: &[],
             data: &[],
             layout: None,
+            defer_epoch: 0,
             here_known: None,
             calls: 0,
             unguessed: &|_| true,
@@ -3215,17 +3222,45 @@ impl<'a> Translator<'a> {
 
     /// A deferred word: the word in its slot, called.
     fn deferred(&mut self, slot_number: u32, at: Addr) {
-        let slot = self.konst(slot_number as i32);
-        let r = self.call_helper(helpers::deferred, 0, slot);
-        let refused = self.cmp_imm(IntCC::Equal, r, REFUSE);
-        self.guard(refused, at);
+        let entry = match self.shapes.deferred_entry(slot_number) {
+            // The target it has now, as long as no deferred word was
+            // pointed elsewhere since; else the helper looks it up.
+            Some(now) => {
+                let epoch = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, defer_epoch) as i32);
+                let same = self.cmp_imm(IntCC::Equal, epoch, self.defer_epoch as i64);
+                let (known, ask, join) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                self.b.append_block_param(join, I32);
+                self.b.ins().brif(same, known, &[], ask, &[]);
+                self.b.switch_to_block(known);
+                self.b.seal_block(known);
+                let e = self.konst(now as i32);
+                self.b.ins().jump(join, &[BlockArg::Value(e)]);
+                self.b.switch_to_block(ask);
+                self.b.seal_block(ask);
+                let e = self.deferred_lookup(slot_number, at);
+                self.b.ins().jump(join, &[BlockArg::Value(e)]);
+                self.b.switch_to_block(join);
+                self.b.seal_block(join);
+                self.b.block_params(join)[0]
+            }
+            None => self.deferred_lookup(slot_number, at),
+        };
         self.call_checks(at);
-        let entry = self.b.ins().ireduce(I32, r);
         self.enter(entry, at);
         if self.fixed {
             let delta = self.shapes.deferred(slot_number).map_or(0, |e| e.delta);
             self.resync(delta, at + 1);
         }
+    }
+
+    /// The entry of deferred word `slot_number`'s target, asked of the
+    /// helper (the interpreter reports an unset one).
+    fn deferred_lookup(&mut self, slot_number: u32, at: Addr) -> Value {
+        let slot = self.konst(slot_number as i32);
+        let r = self.call_helper(helpers::deferred, 0, slot);
+        let refused = self.cmp_imm(IntCC::Equal, r, REFUSE);
+        self.guard(refused, at);
+        self.b.ins().ireduce(I32, r)
     }
 
     fn frame_slot(&mut self, fp: Value) -> Value {
