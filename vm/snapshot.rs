@@ -18,8 +18,6 @@
 use crate::game::Game;
 use crate::memory;
 use crate::vm::Vm;
-use rand_xoshiro::rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256StarStar;
 
 pub struct Snapshot {
     mem: memory::Snapshot,
@@ -47,8 +45,6 @@ impl Vm {
         let search = std::mem::take(&mut self.game.search);
         let game = Box::new((*self.game).clone());
         self.game.search = search;
-        let seed = self.config.seed.unwrap_or(0);
-        let fresh = [Xoshiro256StarStar::seed_from_u64(seed), Xoshiro256StarStar::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)];
         Snapshot {
             mem: self.mem.snapshot(),
             game,
@@ -62,7 +58,7 @@ impl Vm {
             files: self.files.len(),
             hosts: self.hosts.len(),
             layout: self.game.board.layout,
-            random_untouched: self.config.seed.is_some() && self.random_state() == fresh,
+            random_untouched: self.config.seed.is_some_and(|s| self.random_state() == crate::vm::seeded_streams(s)),
         }
     }
 
@@ -101,8 +97,7 @@ impl Vm {
         self.timers.clear();
         self.take_output();
         self.config.seed = Some(seed);
-        self.randomize(0);
-        self.randomize(1);
+        self.set_random_state(crate::vm::seeded_streams(seed));
         true
     }
 }

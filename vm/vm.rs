@@ -378,7 +378,7 @@ impl Vm {
             fuse_barrier: 0,
             out: Output { buf: Vec::new(), to_stdout: true, log: None },
             bye: false,
-            rng: [Xoshiro256StarStar::seed_from_u64(seed), Xoshiro256StarStar::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)],
+            rng: seeded_streams(seed),
             timers: Vec::new(),
             game: Box::default(),
             warnings: Default::default(),
@@ -651,11 +651,10 @@ impl Vm {
     }
 
     pub fn randomize(&mut self, stream: usize) {
-        let seed = match self.config.seed {
-            Some(s) => s ^ if stream == 0 { 0 } else { 0x9E37_79B9_7F4A_7C15 },
-            None => clock_seed().wrapping_add(stream as u64),
+        self.rng[stream] = match self.config.seed {
+            Some(s) => seeded_streams(s)[stream].clone(),
+            None => Xoshiro256StarStar::seed_from_u64(clock_seed().wrapping_add(stream as u64)),
         };
-        self.rng[stream] = Xoshiro256StarStar::seed_from_u64(seed);
     }
 
     // ---- positions and errors --------------------------------------------
@@ -707,6 +706,12 @@ impl Vm {
         let path = self.files.get(input.file as usize)?.path.as_ref()?;
         path.parent().map(|p| p.to_path_buf())
     }
+}
+
+/// The two random streams as `seed` starts them (the script's, the
+/// engines').
+pub(crate) fn seeded_streams(seed: u64) -> [Xoshiro256StarStar; 2] {
+    [Xoshiro256StarStar::seed_from_u64(seed), Xoshiro256StarStar::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)]
 }
 
 fn clock_seed() -> u64 {
