@@ -80,8 +80,12 @@ impl Vm {
         }
         self.mem.restore(&s.mem);
         self.game.restore(&s.game);
-        self.defers.clone_from(&s.defers);
-        self.defer_epoch = self.defer_epoch.wrapping_add(1);
+        // Native code that called the deferred words' targets directly
+        // stays good when they are the ones it was made with.
+        if self.defers != s.defers {
+            self.defers.clone_from(&s.defers);
+            self.defer_epoch = self.defer_epoch.wrapping_add(1);
+        }
         self.defer_owner.clone_from(&s.defer_owner);
         self.warnings.clone_from(&s.warnings);
         self.steps_left = s.steps_left;

@@ -660,13 +660,13 @@ impl Vm {
             Some(crate::vm::HostRun::Direct { ins, outs, records, .. }) => Some(translate::Direct { ins: ins as u32, outs: outs as u32, records }),
             _ => None,
         };
+        let name = definition(dict, entry).map_or(String::new(), |w| w.display_name());
         if std::env::var_os("AXFORTH_JIT_DUMP").is_some() {
-            let name = definition(dict, entry).map_or(String::new(), |w| w.display_name());
             eprintln!("---- compiling `{name}`");
         }
         let unguessed = |at: Addr| unguessed_now.contains(&at);
         let trusted = std::cell::RefCell::new(Vec::new());
-        let words = translate::Words { defer_epoch: self.defer_epoch, directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted, layout };
+        let words = translate::Words { defer_epoch: self.defer_epoch, directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted, layout, name };
         let compiled = translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words);
         self.jit.unguessed = unguessed_now;
         self.jit.compile_time += start.elapsed();

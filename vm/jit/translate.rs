@@ -122,6 +122,8 @@ pub(super) struct Words<'a> {
     /// `Vm::defer_epoch` now: while it stands, each deferred word calls
     /// the target it has now, without asking.
     pub defer_epoch: u32,
+    /// The definition's name, for `AXFORTH_PERF_MAP`.
+    pub name: String,
 }
 
 /// The board's layout as native code builds it in (`Vm::jit_layout`): the
@@ -157,7 +159,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     direct_sig.params.extend([AbiParam::new(ptr), AbiParam::new(I32), AbiParam::new(I32), AbiParam::new(I32), AbiParam::new(I32)]);
     direct_sig.returns.push(AbiParam::new(I64));
 
-    let id = module.declare_anonymous_function(&sig).ok()?;
+    let id = declare_named(module, &format!("{} ({start})", words.name), &sig)?;
     let fixed;
     let mut ctx = module.make_context();
     ctx.func.signature = sig.clone();
@@ -294,7 +296,7 @@ pub(super) fn entry_function(
     let mut sig = module.make_signature();
     sig.params.extend([AbiParam::new(ptr), AbiParam::new(ptr)]);
     sig.returns.push(AbiParam::new(I32));
-    let id = module.declare_anonymous_function(&sig).ok()?;
+    let id = declare_named(module, what, &sig)?;
     let mut ctx = module.make_context();
     ctx.func.signature = sig;
     let mut fctx = FunctionBuilderContext::new();
@@ -365,6 +367,17 @@ fn dump_bytes(code: *const u8, size: usize) {
     // SAFETY: `code` is the start of a finalized function of `size` bytes.
     let bytes = unsafe { std::slice::from_raw_parts(code, size) };
     let _ = std::fs::write(dir.join(format!("{:x}.bin", code as usize)), bytes);
+}
+
+/// A function named for profilers: under `perf record` (which sets
+/// `PERF_BUILDID_DIR`), Cranelift writes each function's name and place to
+/// `/tmp/perf-PID.map`, so native code shows as the word it came from. A
+/// word's code may be made again (`Vm::jit_discard`): the serial keeps
+/// names unique in the module.
+fn declare_named(module: &mut JITModule, name: &str, sig: &cranelift_codegen::ir::Signature) -> Option<cranelift_module::FuncId> {
+    static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    module.declare_function(&format!("{name} #{serial}"), cranelift_module::Linkage::Local, sig).ok()
 }
 
 /// The machine registers' places in the context, in signature order.
@@ -3222,7 +3235,20 @@ impl<'a> Translator<'a> {
 
     /// A deferred word: the word in its slot, called.
     fn deferred(&mut self, slot_number: u32, at: Addr) {
-        let entry = match self.shapes.deferred_entry(slot_number) {
+        // Trusted, the target it has now is called as any word is (a
+        // short one translated in place: `DEFER SSTONE  ' sstone IS
+        // SSTONE` becomes a literal), behind one check that no deferred
+        // word was pointed elsewhere since; a miss is the interpreter's,
+        // and a site that misses often is translated again as below.
+        let now = self.shapes.deferred_entry(slot_number);
+        if let (Some(now), Some(trusted)) = (now, self.trusted.filter(|_| !(self.unguessed)(at))) {
+            trusted.borrow_mut().push(at);
+            let epoch = self.b.ins().load(I32, ctx_field(), self.ctx, offset_of!(JitCtx, defer_epoch) as i32);
+            let moved = self.cmp_imm(IntCC::NotEqual, epoch, self.defer_epoch as i64);
+            self.guard(moved, at);
+            return self.call(now, at);
+        }
+        let entry = match now {
             // The target it has now, as long as no deferred word was
             // pointed elsewhere since; else the helper looks it up.
             Some(now) => {
