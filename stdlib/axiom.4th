@@ -31,6 +31,10 @@ $FC00 CONSTANT #Player		( -- mask )  \ player number and neutral bit
 : player ( -- player )  here player-at ;
 \ not-empty-at? ( pos -- ? )  something stands on pos
 : not-empty-at? ( pos -- ? )  empty-at? 0= ;
+\ friend-at? ( pos -- ? )  what stands on pos is current-player's friend
+: friend-at? ( pos -- ? )  current-player friend-of? ;
+\ enemy-at? ( pos -- ? )  what stands on pos is current-player's enemy
+: enemy-at? ( pos -- ? )  current-player enemy-of? ;
 
 \ ---- directives: variables a game sets with ON / OFF ----
 VARIABLE $passTurnForced	\ no move: pass instead of losing

@@ -534,6 +534,10 @@ const MOVE_WORDS: &[&str] = &[
     "current-player TRUE 0 $GenerateMoves move-count $DeallocateMoves", "EXECUTE", "IF add-move THEN",
     "0= IF drop THEN", "DUP", "DROP", "SWAP", "OVER", "0=", "1+", "+", "['] n", "['] e EXECUTE", "['] zzstep",
     "['] zzstep EXECUTE verify",
+    // Owners and values asked of a position and a player (off the board
+    // too: 42), friends by script or not.
+    "friend-at?", "enemy-at?", "friend-of?", "enemy-of?", "c3 A friend-of?", "a1 B enemy-of?", "42 enemy-at?",
+    "c3 enemy-at? verify", "piece-value", "a1 piece-at piece-value", "Man piece-value 7 = verify", "piece-value 7 = verify",
     // A loop of known bounds over a table of direction tokens (unrolled,
     // each token guessed from the table), and a store that changes the
     // table under it.
@@ -593,7 +597,7 @@ fn random_game_outcome(jit: JitMode, (body, body2): (&str, &str), drops: bool, m
         : zzmove {body} ;
         : zzmove2 {body2} ;
         {{moves zzlist {{move}} zzmove {{move}} zzmove2 moves}}
-        {{pieces {{piece}} Man {lists} pieces}}
+        {{pieces {{piece}} Man {lists} 7 {{value}} pieces}}
         {{board-setup {{setup}} A Man a1 {{setup}} B Man c3 board-setup}}"
     );
     let config = Config { seed: Some(5), max_steps: Some(max_steps), jit, ..Config::default() };

@@ -963,6 +963,28 @@ impl Vm {
                     need!(1);
                     tos = cell!(tos) & PLAYER_MASK;
                 }
+                Op::GFriendOf | Op::GEnemyOf => {
+                    need!(2);
+                    let enemy = op == Op::GEnemyOf;
+                    if self.game.events.friends.is_some() {
+                        sync!();
+                        self.host_ip = (ip - 1) as Addr;
+                        let result = crate::game::generate::friend_or_enemy_of(self, enemy);
+                        reload!();
+                        if let Err(e) = result {
+                            return Err(self.error_at((ip - 1) as Addr, e));
+                        }
+                    } else {
+                        let player = pop!();
+                        let c = cell!(tos);
+                        let friend = c & PLAYER_MASK == player;
+                        tos = flag!(if enemy { c != 0 && !friend } else { friend });
+                    }
+                }
+                Op::GPieceValue => {
+                    need!(1);
+                    tos = crate::game::generate::piece_value(&self.game, tos);
+                }
                 Op::GVerify => {
                     need!(1);
                     verify!(pop!() != 0);

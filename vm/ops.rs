@@ -149,6 +149,12 @@ pub enum Op {
     GEmptyAt,
     GPieceAt,
     GPlayerAt,
+    /// `friend-of?`, `enemy-of?`: ( pos player -- ? ) as `friend?` and
+    /// `enemy?` ask at `here` for `current-player`.
+    GFriendOf,
+    GEnemyOf,
+    /// `piece-value`: ( piece -- value ) its type's `{value}`.
+    GPieceValue,
     /// `stalemate?`: ( -- ? ) the current move list is empty.
     GStalemate,
     /// ( ? -- ) leave the move word when false.
@@ -428,6 +434,9 @@ prims! {
     "empty-at?" GEmptyAt "( pos -- ? )";
     "piece-at" GPieceAt "( pos -- piece )";
     "player-at" GPlayerAt "( pos -- player )";
+    "friend-of?" GFriendOf "( pos player -- ? )";
+    "enemy-of?" GEnemyOf "( pos player -- ? )";
+    "piece-value" GPieceValue "( piece -- value )";
     "stalemate?" GStalemate "( -- ? )";
     "verify" GVerify "( ? -- )";
 }
@@ -454,12 +463,12 @@ impl Op {
             | Mul2 | Div2 | Abs | Negate | ZeroEq | ZeroNe | ZeroLt | ZeroGt | Invert | Fetch
             | CFetch | IncMem | DecMem | On | Off | Allot | Comma | CComma | Cells | Count
             | LitAdd(_) | LitMul(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_) | StoreAt(_)
-            | IAdd | LitDiv(_) | LitMod(_) | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GVerify | CellsLit(_)
+            | IAdd | LitDiv(_) | LitMod(_) | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GPieceValue | GVerify | CellsLit(_)
             | FetchCell(_) | IStoreCell(_) | ICStore(_) => 1,
             Do | QDo(_) | Swap | Over | Nip | Tuck | TwoDup | TwoDrop | Add | Sub | Mul | Div
             | Mod | DivMod | Min | Max | Eq | Ne | Lt | Gt | Le | Ge | ULt | And | Or | Xor
             | LShift | RShift | Store | CStore | PlusStore | FetchAdd | CellsAdd | OverAdd
-            | StoreCell(_) | LitMulAdd(_) => 2,
+            | StoreCell(_) | LitMulAdd(_) | GFriendOf | GEnemyOf => 2,
             Rot | MinusRot | MulDiv | Fill | Move => 3,
             TwoSwap | TwoOver => 4,
         }

@@ -690,16 +690,6 @@ pub fn register(vm: &mut Vm) {
             Ok(flag(c & PIECE_TYPE_MASK != t))
         }),
         // ---- queries at a position ----
-        word("friend-at?", "( pos -- ? )", |vm| {
-            let pos = vm.pop()?;
-            let f = vm.is_friend_at(pos, vm.game.gen.player)?;
-            vm.push(flag(f))
-        }),
-        word("enemy-at?", "( pos -- ? )", |vm| {
-            let pos = vm.pop()?;
-            let e = vm.is_enemy_at(pos, vm.game.gen.player)?;
-            vm.push(flag(e))
-        }),
         direct("neutral-piece-at?", "( pos -- ? )", |vm, pos, _| {
             let c = vm.content(pos)?;
             Ok(flag(c != 0 && c & NEUTRAL != 0))
@@ -709,23 +699,10 @@ pub fn register(vm: &mut Vm) {
             let c = vm.content(pos)?;
             Ok(flag(c & PIECE_TYPE_MASK != t))
         }),
-        word("friend-of?", "( pos player -- ? )", |vm| {
-            let player = vm.pop()?;
-            let pos = vm.pop()?;
-            let f = vm.is_friend_at(pos, player)?;
-            vm.push(flag(f))
-        }),
-        word("enemy-of?", "( pos player -- ? )", |vm| {
-            let player = vm.pop()?;
-            let pos = vm.pop()?;
-            let e = vm.is_enemy_at(pos, player)?;
-            vm.push(flag(e))
-        }),
         // ---- who and what ----
         direct("current-piece", "( -- piece )", |vm, _, _| Ok(vm.game.gen.piece)),
         direct("for-player", "( -- player )", |vm, _, _| Ok(vm.game.gen.for_player)),
         direct("of-type", "( -- type )", |vm, _, _| Ok(vm.game.gen.of_type)),
-        direct("piece-value", "( piece -- value )", |vm, p, _| Ok(piece_value(&vm.game, p))),
         word("material-balance", "( player -- n )", |vm| {
             let player = vm.pop()? & PLAYER_MASK;
             let mut sum = 0i32;
@@ -851,6 +828,15 @@ fn place_type_at(vm: &mut Vm, t: i32, pos: i32) -> VmResult<i32> {
 pub fn friend_or_enemy(vm: &mut Vm, enemy: bool) -> VmResult<()> {
     let (here, player) = (vm.game.gen.here, vm.game.gen.player);
     let yes = if enemy { vm.is_enemy_at(here, player)? } else { vm.is_friend_at(here, player)? };
+    vm.push(flag(yes))
+}
+
+/// `friend-of?` (or `enemy-of?`) ( pos player -- ? ) when the game
+/// defines `OnFriends?`.
+pub fn friend_or_enemy_of(vm: &mut Vm, enemy: bool) -> VmResult<()> {
+    let player = vm.pop()?;
+    let pos = vm.pop()?;
+    let yes = if enemy { vm.is_enemy_at(pos, player)? } else { vm.is_friend_at(pos, player)? };
     vm.push(flag(yes))
 }
 

@@ -86,9 +86,17 @@ pub unsafe extern "C" fn call(ctx: *mut JitCtx, target: i32, _at: i32) -> i64 {
     }
 }
 
+/// `AXFORTH_JIT_STATS`: one more call of native word `id` at `at`.
+fn count_host(vm: &mut Vm, id: i32, at: i32) {
+    if let Some(calls) = &mut vm.jit.host_calls {
+        *calls.entry((id as u32, at as Addr)).or_default() += 1;
+    }
+}
+
 pub unsafe extern "C" fn host(ctx: *mut JitCtx, id: i32, at: i32) -> i64 {
     unsafe {
         let s = synced(ctx, |vm| {
+            count_host(vm, id, at);
             let layout = vm.game.board.layout;
             match vm.host_step(id as u32, at as Addr) {
                 // The word changed the board's layout, which the code that
@@ -108,6 +116,7 @@ pub unsafe extern "C" fn host(ctx: *mut JitCtx, id: i32, at: i32) -> i64 {
 pub unsafe extern "C" fn direct(ctx: *mut JitCtx, id: i32, at: i32, a: i32, b: i32) -> i64 {
     let vm = unsafe { vm(ctx) };
     let Some(&crate::vm::HostRun::Direct { f, .. }) = vm.hosts.get(id as usize).map(|h| &h.run) else { return REFUSE };
+    count_host(vm, id, at);
     vm.host_ip = at as Addr;
     match f(vm, a, b) {
         Ok(r) => r as i64,

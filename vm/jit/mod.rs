@@ -95,6 +95,10 @@ pub struct JitCtx {
     /// they do not lie within it: every read goes the interpreter's way).
     pub board: *const i32,
     pub board_len: u64,
+    /// `Game::pieces` (filled at every entry and after every helper: a
+    /// declaration may move them).
+    pub pieces: *const crate::game::PieceDecl,
+    pub pieces_len: u64,
     pub steps: u64,
     pub tos: i32,
     pub depth: u32,
@@ -190,6 +194,9 @@ pub struct Jit {
     /// With `AXFORTH_JIT_STATS`: deoptimizations by the instruction they
     /// handed over at, to find a storm's cause.
     deopt_sites: Option<HashMap<(Addr, Addr), u64>>,
+    /// With `AXFORTH_JIT_STATS`: native words native code called through
+    /// a helper, by word and call site: what it does not do inline.
+    pub(crate) host_calls: Option<HashMap<(u32, Addr), u64>>,
 }
 
 /// Address space reserved for one VM's native code; a definition that no
@@ -224,6 +231,8 @@ impl Jit {
             targets_len: 0,
             board: std::ptr::null(),
             board_len: 0,
+            pieces: std::ptr::null(),
+            pieces_len: 0,
             steps: 0,
             tos: 0,
             depth: 0,
@@ -237,7 +246,7 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
+        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
     }
 
     fn module(&mut self) -> Option<&mut JITModule> {
@@ -302,6 +311,12 @@ impl Drop for Vm {
         let word = |a: Addr| self.dict.words.iter().rev().find(|w| w.entry <= a && a < w.end).map_or("?".into(), |w| w.display_name());
         for (n, (ip, ret)) in top.into_iter().take(5) {
             eprintln!("jit:   {n} deopts at {ip} in `{}` ({:?}), called from {ret} in `{}`", word(ip), self.code.op(ip), word(ret));
+        }
+        let mut top: Vec<_> = jit.host_calls.iter().flatten().map(|(&at, &n)| (n, at)).collect();
+        top.sort_unstable_by(|a, b| b.cmp(a));
+        for (n, (id, at)) in top.into_iter().take(5) {
+            let name = self.hosts.get(id as usize).map_or("?", |h| h.name);
+            eprintln!("jit:   {n} calls of native `{name}` at {at} in `{}`", word(at));
         }
     }
 }
@@ -710,6 +725,8 @@ impl Vm {
             c.walk_player = NO_WALK_PLAYER;
             c.store_len = self.mem.written() as u64;
             c.defer_epoch = self.defer_epoch;
+            c.pieces = self.game.pieces.as_ptr();
+            c.pieces_len = self.game.pieces.len() as u64;
             // These were just stored one by one (a frame entered).
             c.steps = read_alone(&self.steps_left);
             c.tos = read_alone(&self.tos);

@@ -87,7 +87,7 @@ fn op_effect(op: Op, hosts: HostEffects) -> Option<(i32, i32, i32, i32)> {
         | Xor | LShift | RShift | IncMem | DecMem | On | Off | Allot | Comma | CComma | StoreAt(_) | GVerify
         | FetchAdd | CellsAdd | LitMulAdd(_) | SetDefer(_) | AbortQuote(_) | JumpIfZero(_) | JumpIfNonZero(_)
         | JumpUnlessLitEq(..) | JumpUnlessLitNe(..) | JumpUnlessLitLt(..) | JumpUnlessLitGt(..)
-        | JumpUnlessLitLe(..) | JumpUnlessLitGe(..) => (n, -1, 0, 0),
+        | JumpUnlessLitLe(..) | JumpUnlessLitGe(..) | GFriendOf | GEnemyOf => (n, -1, 0, 0),
         TwoDrop | Store | CStore | PlusStore | StoreOff(_) | CStoreOff(_) | StoreCell(_) | JumpUnlessAnd(_)
         | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_) | JumpUnlessGt(_) | JumpUnlessLe(_)
         | JumpUnlessGe(_) => (n, -2, 0, 0),
@@ -95,7 +95,7 @@ fn op_effect(op: Op, hosts: HostEffects) -> Option<(i32, i32, i32, i32)> {
         Fill | Move => (3, -3, 0, 0),
         Swap | Rot | MinusRot | TwoSwap | DivMod | Inc | Dec | Add2 | Sub2 | Mul2 | Div2 | Abs | Negate
         | ZeroEq | ZeroNe | ZeroLt | ZeroGt | Invert | Fetch | CFetch | Cells | GEmptyAt | GPieceAt
-        | GPlayerAt | LitAdd(_) | LitMul(_) | LitDiv(_) | LitMod(_) | LitEq(_) | LitNe(_) | LitLt(_)
+        | GPlayerAt | GPieceValue | LitAdd(_) | LitMul(_) | LitDiv(_) | LitMod(_) | LitEq(_) | LitNe(_) | LitLt(_)
         | LitGt(_) | OverAdd | FetchOff(_) | CFetchOff(_) | CellsLit(_) | FetchCell(_) | DupJumpIfZero(_)
         | DupJumpUnlessLitEq(..) | DupJumpUnlessLitNe(..) | DupJumpUnlessLitLt(..)
         | DupJumpUnlessLitGt(..) | DupJumpUnlessLitLe(..) | DupJumpUnlessLitGe(..) => (n, 0, 0, 0),

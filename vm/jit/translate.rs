@@ -67,7 +67,7 @@ fn changes_nothing(op: Op) -> bool {
             | LitAdd(_) | LitMul(_) | LitMulAdd(_) | LitDiv(_) | LitMod(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_)
             | FetchAt(_) | FetchAdd | CellsAdd | IAdd | OverAdd | FetchOff(_) | CFetchOff(_) | CellsLit(_) | FetchCell(_) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_)
             | GHere | GFrom | GPlayer | GPieceType | GStalemate | GEmpty | GNotEmpty | GFriend | GEnemy | GEmptyAt | GPieceAt | GPlayerAt
-            | GVerify | GEmptyVerify | GNotEmptyVerify | GFriendVerify | GEnemyVerify
+            | GFriendOf | GEnemyOf | GPieceValue | GVerify | GEmptyVerify | GNotEmptyVerify | GFriendVerify | GEnemyVerify
     )
 }
 
@@ -2553,6 +2553,9 @@ impl<'a> Translator<'a> {
             | Op::GEmptyAt
             | Op::GPieceAt
             | Op::GPlayerAt
+            | Op::GFriendOf
+            | Op::GEnemyOf
+            | Op::GPieceValue
             | Op::GVerify
             | Op::GStepVerify(_)
             | Op::GEmptyVerify

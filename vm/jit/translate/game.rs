@@ -7,7 +7,7 @@ use super::{brif_parts, ctx_field, ctx_fixed, helpers, in_region, Layout, Region
 use crate::game::buf::Buf;
 use crate::game::generate::{Context, Recorded};
 use crate::game::moves::{MoveRec, NOT_PARTIAL};
-use crate::game::{Action, Game, MoveStore, PIECE_TYPE_MASK, PLAYER_MASK, PLAYER_NUMBER_MASK};
+use crate::game::{Action, Game, MoveStore, PieceDecl, PIECE_TYPE_MASK, PLAYER_MASK, PLAYER_NUMBER_MASK};
 use crate::jit::JitCtx;
 use crate::ops::{Addr, Op};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -143,6 +143,23 @@ impl Translator<'_> {
                     _ => self.b.ins().band_imm_s(c, PLAYER_MASK as i64),
                 };
                 self.set(tos_v, x);
+            }
+            Op::GFriendOf | Op::GEnemyOf => {
+                self.need(2, at);
+                self.scripted_friends(at);
+                let player = self.var(tos_v);
+                let pos = self.below(1);
+                let c = self.board_cell(pos, at);
+                let yes = self.owned_by(op == Op::GEnemyOf, c, player);
+                let f = self.flag(yes);
+                self.add_d(-1);
+                self.set(tos_v, f);
+            }
+            Op::GPieceValue => {
+                self.need(1, at);
+                let piece = self.var(tos_v);
+                let value = self.piece_value(piece);
+                self.set(tos_v, value);
             }
             Op::GVerify => {
                 self.need(1, at);
@@ -361,14 +378,50 @@ impl Translator<'_> {
     /// `current-player`. With `OnFriends?` the interpreter runs it. With
     /// the layout built in, whether the game has one is too.
     fn friend(&mut self, enemy: bool, at: Addr) -> Value {
+        self.scripted_friends(at);
+        let c = self.here_cell(at);
+        let player = self.gen_field(GenField::Player);
+        self.owned_by(enemy, c, player)
+    }
+
+    /// `piece-value`: the `{value}` of the piece's type (`Game::pieces`,
+    /// as the context points at them), 0 for no such type.
+    fn piece_value(&mut self, piece: Value) -> Value {
+        let t = self.b.ins().band_imm_s(piece, PIECE_TYPE_MASK as i64);
+        let index = self.b.ins().iadd_imm_s(t, -1);
+        let index = self.b.ins().uextend(I64, index);
+        let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, pieces_len) as i32);
+        let declared = self.b.ins().icmp(IntCC::UnsignedLessThan, index, len);
+        let (read, join) = (self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(join, I32);
+        let zero = self.konst(0);
+        self.b.ins().brif(declared, read, &[], join, &[BlockArg::Value(zero)]);
+        self.b.switch_to_block(read);
+        self.b.seal_block(read);
+        let pieces = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, pieces) as i32);
+        let off = self.b.ins().imul_imm_s(index, std::mem::size_of::<PieceDecl>() as i64);
+        let p = self.b.ins().iadd(pieces, off);
+        let value = self.b.ins().load(I32, in_region(Region::Tables), p, offset_of!(PieceDecl, value) as i32);
+        self.b.ins().jump(join, &[BlockArg::Value(value)]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.b.block_params(join)[0]
+    }
+
+    /// With `OnFriends?` (script) the interpreter answers: deoptimize.
+    fn scripted_friends(&mut self, at: Addr) {
         if self.layout.is_none_or(|layout| layout.friends) {
             let g = self.game_ptr();
             let scripted = self.b.ins().load(I8, in_region(Region::Game), g, offset_of!(Game, events.has_friends) as i32);
             self.guard(scripted, at);
         }
-        let c = self.here_cell(at);
+    }
+
+    /// Whether content `c` is `player`'s friend (or enemy, when `enemy`),
+    /// without `OnFriends?`: the owner (with the neutral bit) is the player;
+    /// an enemy is any other piece.
+    fn owned_by(&mut self, enemy: bool, c: Value, player: Value) -> Value {
         let owner = self.b.ins().band_imm_s(c, PLAYER_MASK as i64);
-        let player = self.gen_field(GenField::Player);
         if enemy {
             let foe = self.b.ins().icmp(IntCC::NotEqual, owner, player);
             let piece = self.cmp_imm(IntCC::NotEqual, c, 0);
