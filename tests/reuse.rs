@@ -24,8 +24,13 @@ fn file(path: &str) -> PathBuf {
 /// engine `engine` (None: the file's), played one after the other on one worker; without
 /// their timings.
 fn tournament(path: &str, engine: Option<Engine>, limits: Limits, games: u64, jit: JitMode, reuse_vms: bool) -> Vec<GameRecord> {
+    match_of([path, path], engine, limits, games, jit, reuse_vms)
+}
+
+/// `tournament` of two variants, one against the other.
+fn match_of(paths: [&str; 2], engine: Option<Engine>, limits: Limits, games: u64, jit: JitMode, reuse_vms: bool) -> Vec<GameRecord> {
     let options = GameOptions {
-        files: vec![GameFile::script(&file(path)), GameFile::script(&file(path))],
+        files: paths.iter().map(|p| GameFile::script(&file(p))).collect(),
         openings: Vec::new(),
         config: Config { jit, ..Config::default() },
         max_plies: 300,
@@ -121,4 +126,36 @@ fn a_vm_whose_loading_drew_random_numbers_is_not_put_back() {
     vm.load_game(&GameFile::script(&file("tests/reuse/drawing.4th"))).unwrap();
     let loaded = vm.snapshot();
     assert!(!vm.restore(&loaded, 6));
+}
+
+/// Two variants that define the same word names otherwise (`pick`: the
+/// first move of the list in one, the last in the other) each play their
+/// own, in every JIT mode and with VMs reused from game to game: every
+/// move of a game is the first or the last of the legal moves, as its
+/// mover's variant says.
+#[test]
+fn variants_defining_the_same_names_otherwise_each_play_their_own() {
+    let twins = ["tests/reuse/twin-first.4th", "tests/reuse/twin-last.4th"];
+    let interpreted = match_of(twins, None, Limits::default(), 4, JitMode::Off, true);
+    for jit in [JitMode::Auto, JitMode::All] {
+        assert_eq!(match_of(twins, None, Limits::default(), 4, jit, true), interpreted, "--jit {jit:?}");
+    }
+    for g in &interpreted {
+        assert!(g.error.is_none(), "game {}: {:?}", g.index, g.error);
+        let mut vm = Vm::new(Config { seed: Some(1), ..Config::default() }).unwrap();
+        vm.capture_output();
+        vm.load_game(&GameFile::script(&file("scripts/tictactoe/tictactoe.4th"))).unwrap();
+        vm.new_game().unwrap();
+        for (ply, played) in g.moves.iter().enumerate() {
+            vm.generate_turn().unwrap();
+            let texts = vm.move_texts();
+            // Seat 0 moves first; seats[s] is the variant in seat s.
+            let last = g.seats[ply % 2] == 1;
+            let expected = if last { texts.last() } else { texts.first() };
+            assert_eq!(Some(played), expected, "game {} ply {}: {:?}", g.index, ply + 1, texts);
+            let m = vm.find_move(played).unwrap();
+            vm.make_move(m).unwrap();
+            vm.game.store.pop_list();
+        }
+    }
 }

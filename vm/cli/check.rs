@@ -6,6 +6,7 @@
 use anyhow::Result;
 use axforth::game::{Engine, UNKNOWN_SCORE};
 use axforth::open::{is_zrf, GameFile, Unopened};
+use axforth::snapshot::Snapshot;
 use axforth::{Config, Vm};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -138,17 +139,36 @@ fn check_file(config: &Config, file: &Result<GameFile, Unopened>, options: &Chec
 }
 
 fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, deadline: Instant, mut report: Report) -> Report {
+    let text = |e: axforth::VmError| first_lines(&e.to_string());
+    // The variant is loaded (and its hot words compiled) once; each game
+    // after the first starts from the VM put back as loaded, which plays
+    // what a fresh load would under the game's seed (`axforth::snapshot`),
+    // or from a fresh load when it cannot be put back.
+    let mut kept: Option<(Vm, Snapshot)> = None;
     for game in 1..=options.games.max(1) {
-        let config = Config { seed: Some(game as u64), max_steps: config.max_steps.or(Some(50_000_000)), ..config.clone() };
-        let mut vm = match Vm::new(config) {
-            Ok(vm) => vm,
-            Err(e) => {
-                report.error = Some(first_lines(&e.to_string()));
-                return report;
+        let seed = game as u64;
+        let reused = kept.take().and_then(|(mut vm, s)| vm.restore(&s, seed).then_some((vm, s)));
+        let (mut vm, snapshot) = match reused {
+            Some(kept) => kept,
+            None => {
+                let config = Config { seed: Some(seed), max_steps: config.max_steps.or(Some(50_000_000)), ..config.clone() };
+                let mut vm = match Vm::new(config) {
+                    Ok(vm) => vm,
+                    Err(e) => {
+                        report.error = Some(first_lines(&e.to_string()));
+                        return report;
+                    }
+                };
+                vm.capture_output();
+                if let Err(e) = vm.load_game(file).and_then(|()| vm.check_loaded()) {
+                    report.error = Some(text(e));
+                    return report;
+                }
+                let snapshot = vm.snapshot();
+                (vm, snapshot)
             }
         };
-        vm.capture_output();
-        let result = play_one(&mut vm, file, game == 1, &mut report, options.max_plies, deadline);
+        let result = play_one(&mut vm, game == 1, &mut report, options.max_plies, deadline);
         // Distinct warnings: the same place warns in every game.
         for w in vm.take_warnings() {
             if !report.warning_texts.contains(&w) {
@@ -161,17 +181,16 @@ fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, deadlin
             report.error = Some(e);
             return report;
         }
+        kept = Some((vm, snapshot));
     }
     report
 }
 
-/// Loads the game and plays one random game; counts it in the report.
+/// Plays one random game in the loaded game; counts it in the report.
 /// An error comes back as its headline and place, and, once the game is
 /// under way, which game and ply (to replay it with `play`).
-fn play_one(vm: &mut Vm, file: &GameFile, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), String> {
+fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), String> {
     let text = |e: axforth::VmError| first_lines(&e.to_string());
-    vm.load_game(file).map_err(text)?;
-    vm.check_loaded().map_err(text)?;
     vm.new_game().map_err(text)?;
     vm.remember_position();
     for p in &mut vm.game.players {
