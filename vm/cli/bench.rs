@@ -9,7 +9,10 @@
 //!   `$DeallocateMoves`), timed from ForthScript;
 //! - `engines`: nodes/s of the built-in alpha-beta with and without its
 //!   transposition table, of UCT, and of a ForthScript alpha-beta engine;
-//! - `autoplay`: games per minute with `--jobs 1` and `--jobs 2`.
+//! - `autoplay`: games per minute with `--jobs 1` and `--jobs 2`; and
+//!   the real workload of a ForthScript engine (Splut!'s `duel.4th`, and
+//!   `--script-engine`'s variant) with the JIT off, auto and all, side by
+//!   side, the time spent compiling apart.
 
 use super::game::{print_warnings, start};
 use axforth::open::GameFile;
@@ -19,6 +22,7 @@ use axforth::search::Limits;
 use axforth::tournament::game::GameOptions;
 use axforth::tournament::runner::{self, Next};
 use axforth::tournament::schedule::Schedule;
+use axforth::jit::JitMode;
 use axforth::{Config, Vm};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -73,7 +77,7 @@ pub fn bench(config: Config, o: &BenchOptions) -> Result<()> {
         engines(config.clone(), game, o.script_engine.as_deref())?;
     }
     if wants("autoplay") {
-        autoplay(config, game)?;
+        autoplay(config, game, o.script_engine.as_deref())?;
     }
     Ok(())
 }
@@ -236,38 +240,75 @@ fn engines(config: Config, game: &Path, script: Option<&Path>) -> Result<()> {
 }
 
 /// Games per minute of the game's own variant against itself, the
-/// built-in engine at depth 2, with one and with two jobs.
-fn autoplay(config: Config, game: &Path) -> Result<()> {
+/// built-in engine at depth 2, with one and with two jobs; then the real
+/// workload of a ForthScript engine: Splut! (`duel.4th`, whose engine is
+/// `engines/multi-alphabeta.4th`) against `random.4th`, and the
+/// `--script-engine` variant against itself, in each JIT mode side by
+/// side, the time spent compiling shown apart.
+fn autoplay(config: Config, game: &Path, script: Option<&Path>) -> Result<()> {
     let games = 8;
     println!("== autoplay: {games} games of {} (alpha-beta depth 2 against itself)", game.display());
     println!("{:<10} {:>9} {:>12}", "jobs", "seconds", "games/min");
+    let depth2 = Limits { time: None, depth: Some(2), ..Limits::default() };
     for jobs in [1, 2] {
-        let options = GameOptions {
-            files: vec![GameFile::script(game), GameFile::script(game)],
-            openings: Vec::new(),
-            config: config.clone(),
-            max_plies: 1000,
-            limits: Limits { time: None, depth: Some(2), ..Limits::default() },
-            engines: vec![Some(Engine::Default); 2],
-            verbose: false,
-            reuse_vms: true,
-        };
-        let schedule = Schedule { variants: 2, games, gauntlet: false, openings: 0, seed: 1, shard: (0, 1) };
-        let specs: Vec<_> = schedule.indices().map(|i| schedule.game(i)).collect();
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut errors = Vec::new();
-        let t0 = Instant::now();
-        runner::run(&options, &specs, jobs, &stop, |g| {
-            if let Some(e) = g.error {
-                errors.push(e);
-            }
-            Next::Continue
-        });
-        let s = t0.elapsed().as_secs_f64();
-        if let Some(e) = errors.first() {
-            bail!("a benchmark game failed: {e}");
-        }
+        let s = play_games(&config, [game, game], Some(Engine::Default), depth2.clone(), games, jobs)?;
         println!("{:<10} {:>9.2} {:>12.1}", jobs, s, games as f64 * 60.0 / s);
     }
+    println!();
+    let duel = bundled("scripts/splut/duel.4th")?;
+    let random = bundled("scripts/splut/random.4th")?;
+    by_mode(&config, [&duel, &random], 10)?;
+    if let Some(path) = script {
+        by_mode(&config, [path, path], 4)?;
+    }
     Ok(())
+}
+
+/// `games` games of the files' own engines, on two jobs, in each JIT mode:
+/// wall seconds, and the CPU seconds of making native code (all threads).
+fn by_mode(config: &Config, files: [&Path; 2], games: u64) -> Result<()> {
+    let jobs = 2;
+    println!("== autoplay of the files' own engines: {games} games, {} against {}, --jobs {jobs}", files[0].display(), files[1].display());
+    println!("{:<10} {:>9} {:>13} {:>12}", "jit", "seconds", "compiling s", "games/min");
+    for (name, mode) in [("off", JitMode::Off), ("auto", JitMode::Auto), ("all", JitMode::All)] {
+        let config = Config { jit: mode, ..config.clone() };
+        let compiled = axforth::jit::compile_time_in_process();
+        let s = play_games(&config, files, None, Limits::default(), games, jobs)?;
+        let compiling = (axforth::jit::compile_time_in_process() - compiled).as_secs_f64();
+        println!("{:<10} {:>9.2} {:>13.2} {:>12.1}", name, s, compiling, games as f64 * 60.0 / s);
+    }
+    println!();
+    Ok(())
+}
+
+/// Plays a tournament of `games` games between the two files (seats
+/// swapped every game, seed 1) and answers its wall seconds; a game that
+/// fails fails the benchmark.
+fn play_games(config: &Config, files: [&Path; 2], engine: Option<Engine>, limits: Limits, games: u64, jobs: usize) -> Result<f64> {
+    let options = GameOptions {
+        files: files.iter().map(|f| GameFile::script(f)).collect(),
+        openings: Vec::new(),
+        config: config.clone(),
+        max_plies: 1000,
+        limits,
+        engines: vec![engine; 2],
+        verbose: false,
+        reuse_vms: true,
+    };
+    let schedule = Schedule { variants: 2, games, gauntlet: false, openings: 0, seed: 1, shard: (0, 1) };
+    let specs: Vec<_> = schedule.indices().map(|i| schedule.game(i)).collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut errors = Vec::new();
+    let t0 = Instant::now();
+    runner::run(&options, &specs, jobs, &stop, |g| {
+        if let Some(e) = g.error {
+            errors.push(e);
+        }
+        Next::Continue
+    });
+    let s = t0.elapsed().as_secs_f64();
+    if let Some(e) = errors.first() {
+        bail!("a benchmark game failed: {e}");
+    }
+    Ok(s)
 }

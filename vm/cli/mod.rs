@@ -225,7 +225,8 @@ enum Command {
         /// Sections to run (default: all)
         #[arg(value_parser = ["perft", "games", "paths", "engines", "autoplay"])]
         sections: Vec<String>,
-        /// A variant whose first player has a ForthScript engine, for the engines section
+        /// A variant whose first player has a ForthScript engine, for the engines section (and played
+        /// against itself in each JIT mode in the autoplay section)
         #[arg(long)]
         script_engine: Option<PathBuf>,
         /// The Othello script to measure (default: the bundled scripts/othello/othello.4th, found from

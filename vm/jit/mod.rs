@@ -199,6 +199,23 @@ pub struct Jit {
     pub(crate) host_calls: Option<HashMap<(u32, Addr), u64>>,
 }
 
+/// Nanoseconds spent making native code in this process, every VM and
+/// thread together (`compile_time_in_process`).
+static PROCESS_COMPILE_NANOS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The time every VM of this process has spent making native code so far
+/// (CPU time, summed over threads): what a benchmark shows apart.
+pub fn compile_time_in_process() -> std::time::Duration {
+    std::time::Duration::from_nanos(PROCESS_COMPILE_NANOS.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+impl Jit {
+    fn add_compile_time(&mut self, spent: std::time::Duration) {
+        self.compile_time += spent;
+        PROCESS_COMPILE_NANOS.fetch_add(spent.as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// Address space reserved for one VM's native code; a definition that no
 /// longer fits is left to the interpreter.
 const CODE_SPACE: usize = 256 << 20;
@@ -291,7 +308,7 @@ impl Jit {
         }
         let start = std::time::Instant::now();
         let made = self.module().and_then(|module| translate::driver(module, Some(shape)));
-        self.compile_time += start.elapsed();
+        self.add_compile_time(start.elapsed());
         self.plan_loops.push((key, made));
         made
     }
@@ -684,7 +701,7 @@ impl Vm {
         let words = translate::Words { defer_epoch: self.defer_epoch, directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted, layout, name };
         let compiled = translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words);
         self.jit.unguessed = unguessed_now;
-        self.jit.compile_time += start.elapsed();
+        self.jit.add_compile_time(start.elapsed());
         if compiled.is_some() {
             for at in trusted.into_inner() {
                 self.jit.guess_misses.entry(at).or_insert(0);
