@@ -537,6 +537,8 @@ const MOVE_WORDS: &[&str] = &[
     // Owners and values asked of a position and a player (off the board
     // too: 42), friends by script or not.
     "friend-at?", "enemy-at?", "friend-of?", "enemy-of?", "c3 A friend-of?", "a1 B enemy-of?", "42 enemy-at?",
+    "turn-offset next-turn-offset turn-offset-to-player", "9 turn-offset-to-player", "next-player", "turn-number",
+    "searching?", "$Yield",
     "c3 enemy-at? verify", "piece-value", "a1 piece-at piece-value", "Man piece-value 7 = verify", "piece-value 7 = verify",
     // A loop of known bounds over a table of direction tokens (unrolled,
     // each token guessed from the table), and a store that changes the

@@ -809,25 +809,21 @@ pub fn register(vm: &mut Vm) {
         }),
         word("$CloneBoard", "( -- )", |vm| vm.push_board()),
         word("$DeallocateBoard", "( -- )", |vm| vm.pop_board()),
-        // ---- the turn order ----
-        word("turn-offset", "( -- n )", |vm| vm.push(vm.game.turn.index as i32)),
-        word("next-turn-offset", "( n -- n' )", |vm| {
-            let n = vm.pop()?;
+        // ---- the turn order (direct: a script engine asks at every node) ----
+        direct("turn-offset", "( -- n )", |vm, _, _| Ok(vm.game.turn.index as i32)),
+        direct("next-turn-offset", "( n -- n' )", |vm, n, _| {
             let i = (n.max(0) as usize).min(vm.game.turns.len().saturating_sub(1));
-            vm.push(vm.next_turn_index(i) as i32)
+            Ok(vm.next_turn_index(i) as i32)
         }),
-        word("turn-offset-to-player", "( n -- player )", |vm| {
-            let n = vm.pop()?;
-            match vm.game.turns.get(n.max(0) as usize) {
-                Some(t) => vm.push(t.player),
-                None => Err(game_error(format!("`turn-offset-to-player`: {n} is not a turn offset"))),
-            }
+        direct("turn-offset-to-player", "( n -- player )", |vm, n, _| match vm.game.turns.get(n.max(0) as usize) {
+            Some(t) => Ok(t.player),
+            None => Err(game_error(format!("`turn-offset-to-player`: {n} is not a turn offset"))),
         }),
-        word("next-player", "( -- player )", |vm| {
+        direct("next-player", "( -- player )", |vm, _, _| {
             let i = vm.next_turn_index(vm.game.turn.index);
-            vm.push(vm.game.turns.get(i).map_or(0, |t| t.player))
+            Ok(vm.game.turns.get(i).map_or(0, |t| t.player))
         }),
-        word("turn-number", "( -- n )", |vm| vm.push(vm.game.turn.number)),
+        direct("turn-number", "( -- n )", |vm, _, _| Ok(vm.game.turn.number)),
         // ---- the positions of the game so far ----
         word("repetition-reset", "( -- )", |vm| {
             vm.game.history.clear();

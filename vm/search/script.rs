@@ -4,7 +4,7 @@
 //! board clones balanced and name its choice with `BestMove!`.
 
 use crate::error::{ErrorKind, VmResult};
-use crate::vm::{word, Vm};
+use crate::vm::{direct, word, Vm};
 
 pub fn choose(vm: &mut Vm, engine: u32) -> VmResult<usize> {
     let name = vm.game.engine_names.get(engine as usize).cloned().unwrap_or_default();
@@ -61,15 +61,16 @@ pub fn register(vm: &mut Vm) {
     let table = [
         // The time budget and stop requests: past either, the engine is
         // told through `searching?` and its best move so far stands.
-        word("$Yield", "( -- )", |vm| {
+        // Direct: a script engine asks at every node.
+        direct("$Yield", "( -- )", |vm, _, _| {
             let s = &mut vm.game.search;
             if s.active && s.should_stop() {
                 s.active = false;
                 s.info.timed_out = !s.stop_requested();
             }
-            Ok(())
+            Ok(0)
         }),
-        word("searching?", "( -- ? )", |vm| vm.push(if vm.game.search.active { -1 } else { 0 })),
+        direct("searching?", "( -- ? )", |vm, _, _| Ok(if vm.game.search.active { -1 } else { 0 })),
         word("BestMove!", "( str -- )", |vm| {
             vm.counted_into(|i| &mut i.best_move)?;
             vm.report("best");
