@@ -963,6 +963,24 @@ impl Vm {
                     need!(1);
                     tos = cell!(tos) & PLAYER_MASK;
                 }
+                Op::GTo => {
+                    need!(1);
+                    let pos = pop!();
+                    if self.game.board.valid(pos) {
+                        self.game.gen.here = pos;
+                    } else {
+                        // Off the board: an error, or (tolerant) taken as
+                        // it is, with a warning.
+                        sync!();
+                        self.host_ip = (ip - 1) as Addr;
+                        let result = self.position_arg(pos);
+                        reload!();
+                        match result {
+                            Ok(pos) => self.game.gen.here = pos,
+                            Err(e) => return Err(self.error_at((ip - 1) as Addr, e)),
+                        }
+                    }
+                }
                 Op::GFriendOf | Op::GEnemyOf => {
                     need!(2);
                     let enemy = op == Op::GEnemyOf;

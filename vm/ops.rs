@@ -149,6 +149,8 @@ pub enum Op {
     GEmptyAt,
     GPieceAt,
     GPlayerAt,
+    /// `to`: ( pos -- ) `here` is pos.
+    GTo,
     /// `friend-of?`, `enemy-of?`: ( pos player -- ? ) as `friend?` and
     /// `enemy?` ask at `here` for `current-player`.
     GFriendOf,
@@ -434,6 +436,7 @@ prims! {
     "empty-at?" GEmptyAt "( pos -- ? )";
     "piece-at" GPieceAt "( pos -- piece )";
     "player-at" GPlayerAt "( pos -- player )";
+    "to" GTo "( pos -- )";
     "friend-of?" GFriendOf "( pos player -- ? )";
     "enemy-of?" GEnemyOf "( pos player -- ? )";
     "piece-value" GPieceValue "( piece -- value )";
@@ -463,7 +466,7 @@ impl Op {
             | Mul2 | Div2 | Abs | Negate | ZeroEq | ZeroNe | ZeroLt | ZeroGt | Invert | Fetch
             | CFetch | IncMem | DecMem | On | Off | Allot | Comma | CComma | Cells | Count
             | LitAdd(_) | LitMul(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_) | StoreAt(_)
-            | IAdd | LitDiv(_) | LitMod(_) | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GPieceValue | GVerify | CellsLit(_)
+            | IAdd | LitDiv(_) | LitMod(_) | Pick | Roll | GEmptyAt | GPieceAt | GPlayerAt | GPieceValue | GTo | GVerify | CellsLit(_)
             | FetchCell(_) | IStoreCell(_) | ICStore(_) => 1,
             Do | QDo(_) | Swap | Over | Nip | Tuck | TwoDup | TwoDrop | Add | Sub | Mul | Div
             | Mod | DivMod | Min | Max | Eq | Ne | Lt | Gt | Le | Ge | ULt | And | Or | Xor

@@ -642,7 +642,7 @@ impl Vm {
 
     /// A position for `to` and `home`: off the board is an error, or
     /// (tolerant) taken as it is: queries there read empty squares.
-    fn position_arg(&mut self, pos: i32) -> VmResult<i32> {
+    pub(crate) fn position_arg(&mut self, pos: i32) -> VmResult<i32> {
         if !self.game.board.valid(pos) {
             let kind = self.game.board.no_such_position(pos);
             self.tolerate(kind, "queries there read empty squares, as in the original Axiom")?;
@@ -671,10 +671,6 @@ fn game_error(msg: impl Into<String>) -> VmError {
 pub fn register(vm: &mut Vm) {
     let table = [
         // ---- where we are ----
-        direct("to", "( pos -- )", |vm, pos, _| {
-            vm.game.gen.here = vm.position_arg(pos)?;
-            Ok(0)
-        }),
         direct("home", "( pos -- )", |vm, pos, _| {
             vm.game.gen.from = vm.position_arg(pos)?;
             Ok(0)

@@ -648,6 +648,19 @@ impl Vm {
             // as a few dozen instructions: worth it for a word that loops.
             // A word native code (or the move generator) calls often is
             // compiled so the caller stays native.
+            //
+            // Not yet weighed against the cost of compiling (1 to 3 ms a
+            // definition, Cranelift's register allocator the most of it):
+            // a short run pays it without the gain. `moves` of the real
+            // Rithmomachy takes 11 ms off and 30 ms auto (17 loop words,
+            // 52 ms compiling). A warm-up of 2^20 interpreted steps before
+            // any compiling was tried: it ends that, but the benchmarks'
+            // loop words called once run interpreted (fib, matrix 1.5-2x
+            // slower), and counted only where this function runs it lasted
+            // longer than its steps in Splut! (Duel, 10 games: +16%). What
+            // it needs: the steps counted exactly (the budget refills per
+            // move word, natively too), or entering native code in the
+            // middle of a loop.
             JitMode::Auto => (calls == 1 && self.jit_loops(entry)) || (from_native && calls >= AUTO_CALLS),
         };
         if !due {

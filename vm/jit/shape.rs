@@ -87,7 +87,7 @@ fn op_effect(op: Op, hosts: HostEffects) -> Option<(i32, i32, i32, i32)> {
         | Xor | LShift | RShift | IncMem | DecMem | On | Off | Allot | Comma | CComma | StoreAt(_) | GVerify
         | FetchAdd | CellsAdd | LitMulAdd(_) | SetDefer(_) | AbortQuote(_) | JumpIfZero(_) | JumpIfNonZero(_)
         | JumpUnlessLitEq(..) | JumpUnlessLitNe(..) | JumpUnlessLitLt(..) | JumpUnlessLitGt(..)
-        | JumpUnlessLitLe(..) | JumpUnlessLitGe(..) | GFriendOf | GEnemyOf => (n, -1, 0, 0),
+        | JumpUnlessLitLe(..) | JumpUnlessLitGe(..) | GFriendOf | GEnemyOf | GTo => (n, -1, 0, 0),
         TwoDrop | Store | CStore | PlusStore | StoreOff(_) | CStoreOff(_) | StoreCell(_) | JumpUnlessAnd(_)
         | JumpUnlessEq(_) | JumpUnlessNe(_) | JumpUnlessLt(_) | JumpUnlessGt(_) | JumpUnlessLe(_)
         | JumpUnlessGe(_) => (n, -2, 0, 0),

@@ -155,6 +155,28 @@ impl Translator<'_> {
                 self.add_d(-1);
                 self.set(tos_v, f);
             }
+            Op::GTo => {
+                self.need(1, at);
+                let pos = self.var(tos_v);
+                let wide = self.b.ins().uextend(I64, pos);
+                // Off the board is the interpreter's (an error, or a
+                // warning under the tolerances).
+                let off = match self.layout {
+                    Some(layout) => self.b.ins().icmp_imm_u(UnsignedGreaterThanOrEqual, wide, layout.positions as i64),
+                    None => {
+                        let g = self.game_ptr();
+                        let positions = self.b.ins().load(I64, in_region(Region::Game), g, offset_of!(Game, board.positions) as i32);
+                        self.b.ins().icmp(UnsignedGreaterThanOrEqual, wide, positions)
+                    }
+                };
+                self.guard(off, at);
+                let g = self.game_ptr();
+                self.b.ins().store(in_region(Region::Here), pos, g, gen_offset(GenField::Here) as i32);
+                self.drop_n(1);
+                if self.layout.is_some() {
+                    self.here_known = self.b.current_block().map(|block| (pos, block, self.calls));
+                }
+            }
             Op::GPieceValue => {
                 self.need(1, at);
                 let piece = self.var(tos_v);
