@@ -414,6 +414,8 @@ impl Translator<'_> {
         let index = self.b.ins().uextend(I64, index);
         let len = self.b.ins().load(I64, ctx_field(), self.ctx, offset_of!(JitCtx, pieces_len) as i32);
         let declared = self.b.ins().icmp(IntCC::UnsignedLessThan, index, len);
+        // Two ways that define no variable: what is known holds after.
+        let split = self.split();
         let (read, join) = (self.b.create_block(), self.b.create_block());
         self.b.append_block_param(join, I32);
         let zero = self.konst(0);
@@ -427,6 +429,7 @@ impl Translator<'_> {
         self.b.ins().jump(join, &[BlockArg::Value(value)]);
         self.b.switch_to_block(join);
         self.b.seal_block(join);
+        self.rejoin(split);
         self.b.block_params(join)[0]
     }
 
