@@ -378,3 +378,47 @@ fn uct_proves_a_forced_win_random_games_never_find() {
     let mut vm = start("tests/search/lock.4th", &["a1", "b2", "c3"]);
     assert_eq!(choose(&mut vm, Engine::Uct, limits), ("Me Stone a3".to_string(), Some(1000)));
 }
+
+/// A move's text after `moves`, on a VM that has the game's first list.
+fn first_move_and_marks(vm: &mut Vm) -> (String, (usize, u32, u32)) {
+    vm.generate_turn().unwrap();
+    let first = vm.move_texts()[0].clone();
+    (first, (vm.game.store.lists.len(), vm.game.snapshot_count, vm.game.script_lists))
+}
+
+/// A `{search-engine}` that never calls `$Yield` (it reports the first
+/// move, generates a list, clones the board, plays a move on it, then
+/// loops) is stopped a second after its time per move: the position is
+/// the one it started from, its list and board are forgotten, and the
+/// move it reported is played.
+#[test]
+fn a_script_engine_that_never_gives_way_is_stopped_and_its_report_played() {
+    let mut vm = start("tests/search/stuck.4th", &[]);
+    vm.game.search.limits = Limits { time: Some(std::time::Duration::from_millis(50)), ..Limits::default() };
+    let key = vm.position_key();
+    let (first, marks) = first_move_and_marks(&mut vm);
+    let t0 = std::time::Instant::now();
+    let engine = vm.engine_to_move();
+    let m = vm.choose_move(engine).unwrap();
+    let took = t0.elapsed().as_secs_f64();
+    assert_eq!(axforth::game::moves::move_text(&vm.game, &vm.mem, m), first);
+    assert_eq!(vm.position_key(), key, "the position is put back");
+    assert_eq!(vm.position_key_recomputed(), key, "the board's cells are put back");
+    assert_eq!((vm.game.store.lists.len(), vm.game.snapshot_count, vm.game.script_lists), marks);
+    assert!((1.0..2.0).contains(&took), "stopped after {took:.2} s (time per move 0.05 s, grace 1 s)");
+    vm.make_move(m).unwrap();
+}
+
+/// One that never reports a move either ends in an error that says why,
+/// at the place it was running.
+#[test]
+fn a_script_engine_that_never_gives_way_nor_reports_fails_clearly() {
+    let mut vm = start("tests/search/mute.4th", &[]);
+    vm.game.search.limits = Limits { time: Some(std::time::Duration::from_millis(50)), ..Limits::default() };
+    let (_, marks) = first_move_and_marks(&mut vm);
+    let engine = vm.engine_to_move();
+    let e = vm.choose_move(engine).unwrap_err().to_string();
+    assert!(e.contains("still searching 1.") && e.contains("after its time per move ran out in `mute`"), "{e}");
+    assert!(e.contains("mute.4th:8:"), "{e}");
+    assert_eq!((vm.game.store.lists.len(), vm.game.snapshot_count, vm.game.script_lists), marks);
+}

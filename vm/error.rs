@@ -26,6 +26,9 @@ pub enum ErrorKind {
     StepLimit { limit: u64 },
     /// Stopped from outside (Ctrl-C in the REPL).
     Interrupted,
+    /// A script engine ran past its time per move and the grace after it
+    /// without giving way (`$Yield` … `searching?`).
+    OutOfTime { ms: u64 },
     /// Script run by native words run by script…, too deep.
     NestingLimit { limit: u32 },
     UnsetDefer(String),
@@ -72,6 +75,7 @@ impl ErrorKind {
             DataSpaceExhausted { .. } => "data-space-exhausted",
             StepLimit { .. } => "step-limit",
             Interrupted => "interrupted",
+            OutOfTime { .. } => "out-of-time",
             NestingLimit { .. } => "nesting-limit",
             UnsetDefer(_) => "unset-defer",
             NotAnXt(_) => "not-an-xt",
@@ -101,7 +105,7 @@ impl ErrorKind {
     /// runaway recursion go on branching.
     pub fn is_resource_limit(&self) -> bool {
         use ErrorKind::*;
-        matches!(self, StepLimit { .. } | Interrupted | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. })
+        matches!(self, StepLimit { .. } | Interrupted | OutOfTime { .. } | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. })
     }
 
     /// What to do about it, shown after the word.
@@ -113,6 +117,7 @@ impl ErrorKind {
             ReturnStackOverflow { limit } => format!("deeper than {limit}: runaway recursion? raise the limit with --return-depth"),
             DataSpaceExhausted { .. } => "raise the limit with --data-space".into(),
             StepLimit { .. } => "an infinite loop? raise the budget with --max-steps".into(),
+            OutOfTime { .. } => "an engine must call `$Yield` and stop once `searching?` is false".into(),
             UnsetDefer(w) => format!("set one with `' word IS {w}`"),
             UndefinedWord(_, Some(hint)) => hint.to_string(),
             _ => return None,
@@ -136,6 +141,7 @@ impl ErrorKind {
             DataSpaceExhausted { wanted, free } => format!("data space exhausted: ALLOT of {wanted} bytes with {free} free"),
             StepLimit { limit } => format!("step budget of {limit} exhausted"),
             Interrupted => "interrupted".into(),
+            OutOfTime { ms } => format!("still searching {:.1} s after its time per move ran out", *ms as f64 / 1000.0),
             NestingLimit { limit } => format!(
                 "script called from native words nested deeper than {limit} (a move that plays itself, or generates moves inside a move word, without end?)"
             ),

@@ -49,7 +49,8 @@ impl Vm {
     /// Each top-level run gets the whole `--max-steps` budget.
     pub fn refill_steps(&mut self) {
         let budget = self.config.max_steps.unwrap_or(u64::MAX);
-        self.steps_left = if self.interrupt.is_some() { budget.min(STEP_SLICE) } else { budget };
+        let sliced = self.interrupt.is_some() || self.hard_deadline.is_some();
+        self.steps_left = if sliced { budget.min(STEP_SLICE) } else { budget };
         self.steps_reserve = budget - self.steps_left;
     }
 
@@ -61,6 +62,13 @@ impl Vm {
             if flag.swap(false, std::sync::atomic::Ordering::SeqCst) {
                 self.steps_reserve = 0;
                 return Err(ErrorKind::Interrupted);
+            }
+        }
+        if let Some(deadline) = self.hard_deadline {
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                self.steps_reserve = 0;
+                return Err(ErrorKind::OutOfTime { ms: (ENGINE_GRACE + (now - deadline)).as_millis() as u64 });
             }
         }
         if self.steps_reserve == 0 {
@@ -332,6 +340,10 @@ fn resolve_load(dir: &Path, name: &str) -> Option<PathBuf> {
 
 /// Steps between two looks at the interrupt flag: a few milliseconds.
 const STEP_SLICE: u64 = 1 << 20;
+
+/// How long past its time per move a script engine that does not give
+/// way runs before it is stopped.
+pub(crate) const ENGINE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// `{board`, `{players`, `{moves` …: a declaration block's first word,
 /// which never belongs inside a colon definition (`:` is caught by `:`).

@@ -271,6 +271,11 @@ pub struct Vm {
     /// Set from outside (Ctrl-C in the REPL) to stop the running code with
     /// an "interrupted" error at its next call, loop or backward jump.
     pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// While a script engine searches: when it is stopped whether it
+    /// gives way or not (its time per move and a grace); the budget is
+    /// then handed out in slices, as for `interrupt`, and looked at
+    /// between them.
+    pub(crate) hard_deadline: Option<std::time::Instant>,
     /// Where WORDS wraps its lines.
     pub columns: usize,
     /// Where the data stack of the innermost frame starts in `Stacks::ds`:
@@ -357,6 +362,7 @@ impl Vm {
             steps_left: config.max_steps.unwrap_or(u64::MAX),
             steps_reserve: 0,
             interrupt: None,
+            hard_deadline: None,
             columns: 80,
             ds_base: 0,
             tolerant: false,

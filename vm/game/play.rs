@@ -374,6 +374,18 @@ impl Vm {
         (self.game.store.lists.len(), self.game.snapshot_count)
     }
 
+    /// Forgets the move lists generated and the boards saved since `marks`
+    /// (`stack_marks`), by script that was stopped before it could.
+    pub(crate) fn unwind_to(&mut self, (lists, boards): (usize, u32)) {
+        while self.game.store.lists.len() > lists {
+            self.game.store.pop_list();
+            self.game.script_lists = self.game.script_lists.saturating_sub(1);
+        }
+        while self.game.snapshot_count > boards {
+            self.drop_board();
+        }
+    }
+
     pub(crate) fn check_balanced(&mut self, (lists, boards): (usize, u32), word: &str) -> VmResult<()> {
         let (now_lists, now_boards) = self.stack_marks();
         if now_lists > lists {

@@ -6,18 +6,40 @@
 use crate::error::{ErrorKind, VmResult};
 use crate::vm::{direct, word, Vm};
 
+/// Runs the engine, which must give way once its time per move is out
+/// (`$Yield`, then `searching?` is false). One that does not is stopped
+/// `ENGINE_GRACE` later, whatever it runs: the position is put back (the
+/// board saved before it started, its lists and boards forgotten), and
+/// the move it reported last is played, if any.
 pub fn choose(vm: &mut Vm, engine: u32) -> VmResult<usize> {
     let name = vm.game.engine_names.get(engine as usize).cloned().unwrap_or_default();
     let xt = vm.find_or_fail(name.as_bytes())?;
     let name = vm.dict.word(xt).display_name();
+    let before = vm.stack_marks();
+    vm.push_board()?;
     vm.game.search.active = true;
     let mark = vm.stack_marks();
+    vm.hard_deadline = vm.game.search.deadline.map(|d| d + crate::outer::ENGINE_GRACE);
     let ran = vm.call_in_frame(xt, &[], &name, 0);
+    vm.hard_deadline = None;
     vm.game.search.active = false;
-    ran?;
-    vm.check_balanced(mark, &name)?;
+    let stopped = matches!(&ran, Err(e) if matches!(e.kind, ErrorKind::OutOfTime { .. }));
+    if stopped {
+        vm.unwind_to(mark);
+        vm.pop_board()?;
+    } else {
+        if let Err(e) = ran {
+            vm.unwind_to(before);
+            return Err(e);
+        }
+        vm.check_balanced(mark, &name)?;
+        vm.unwind_to(before);
+    }
+    let ran = if stopped { ran.map(drop) } else { Ok(()) };
     // An empty report is no report (the buffer is kept between searches).
     let Some(text) = vm.game.search.info.best_move.clone().filter(|t| !t.is_empty()) else {
+        // Stopped before it reported: its error says why.
+        ran?;
         return Err(ErrorKind::Game(format!("the engine `{name}` chose no move (it must report one with BestMove!)")).into());
     };
     let text = String::from_utf8_lossy(&text).into_owned();
