@@ -107,3 +107,31 @@ fn an_engine_that_never_comes_is_named_where_it_was_given() {
         "error: the search engine of A is `my-engien`, which is not defined (did you mean `my-engine`?) in `{search-engine}`\n  --> x.4th:3:37"
     );
 }
+
+/// A negative PICK or ROLL index, and an array of a negative size, say
+/// so, where the stack has cells enough and the data space room enough
+/// (they used to read as a stack underflow and an exhausted data space).
+#[test]
+fn negative_indexes_and_sizes_are_named_as_such() {
+    assert_eq!(
+        error_of("1 2 3 -1 PICK"),
+        "error: negative index for PICK: -1 in `PICK` (the index counts cells below the top: 0 is the top)\n  --> x.4th:1:10"
+    );
+    assert_eq!(
+        error_of(": t ( -- ) 1 2 3 -2 ROLL ;\nt"),
+        "error: negative index for ROLL: -2 in `t` (the index counts cells below the top: 0 is the top)\n  --> x.4th:1:21\n  called from x.4th:2:1"
+    );
+    assert_eq!(error_of("-5 [] x"), "error: negative size for []: -5 cells in `[]`\n  --> x.4th:1:4");
+}
+
+/// A stack depth outside what the VM can hold is refused, not clamped
+/// in silence.
+#[test]
+fn a_stack_depth_out_of_range_is_refused() {
+    for (flag, value) in [("--stack-depth", "0"), ("--return-depth", "70000")] {
+        let o = Command::new(env!("CARGO_BIN_EXE_axforth")).args([flag, value, "run", "x.4th"]).output().unwrap();
+        assert!(!o.status.success());
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(&format!("invalid value '{value}' for '{flag}")) && e.contains("16..=65534"), "{e}");
+    }
+}

@@ -21,6 +21,10 @@ pub enum ErrorKind {
     UndefinedWord(String, Option<Box<String>>),
     NumberOutOfRange(String),
     DivisionByZero,
+    /// `PICK` or `ROLL` of a negative index.
+    NegativeIndex { word: &'static str, index: i32 },
+    /// An array of a negative number of cells (`-5 [] x`).
+    NegativeSize { word: &'static str, size: i32 },
     AddressOutOfRange { addr: i32, len: u32, size: u32 },
     DataSpaceExhausted { wanted: i64, free: i64 },
     StepLimit { limit: u64 },
@@ -71,6 +75,8 @@ impl ErrorKind {
             UndefinedWord(..) => "undefined-word",
             NumberOutOfRange(_) => "number-out-of-range",
             DivisionByZero => "division-by-zero",
+            NegativeIndex { .. } => "negative-index",
+            NegativeSize { .. } => "negative-size",
             AddressOutOfRange { .. } => "address-out-of-range",
             DataSpaceExhausted { .. } => "data-space-exhausted",
             StepLimit { .. } => "step-limit",
@@ -117,6 +123,7 @@ impl ErrorKind {
             ReturnStackOverflow { limit } => format!("deeper than {limit}: runaway recursion? raise the limit with --return-depth"),
             DataSpaceExhausted { .. } => "raise the limit with --data-space".into(),
             StepLimit { .. } => "an infinite loop? raise the budget with --max-steps".into(),
+            NegativeIndex { .. } => "the index counts cells below the top: 0 is the top".into(),
             OutOfTime { .. } => "an engine must call `$Yield` and stop once `searching?` is false".into(),
             UnsetDefer(w) => format!("set one with `' word IS {w}`"),
             UndefinedWord(_, Some(hint)) => hint.to_string(),
@@ -135,6 +142,8 @@ impl ErrorKind {
             UndefinedWord(w, _) => format!("undefined word: {w}"),
             NumberOutOfRange(w) => format!("number out of range for a 32-bit cell: {w}"),
             DivisionByZero => "division by zero".into(),
+            NegativeIndex { word, index } => format!("negative index for {word}: {index}"),
+            NegativeSize { word, size } => format!("negative size for {word}: {size} cells"),
             AddressOutOfRange { addr, len, size } => {
                 format!("address out of range: {addr} (+{len} bytes; the data space is 0..{size})")
             }

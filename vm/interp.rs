@@ -696,7 +696,10 @@ impl Vm {
                 Op::Pick => {
                     need!(1);
                     let u = tos;
-                    if u < 0 || (u as u32) + 2 > d {
+                    if u < 0 {
+                        fail!(ErrorKind::NegativeIndex { word: "PICK", index: u })
+                    }
+                    if (u as u32) + 2 > d {
                         fail!(ErrorKind::StackUnderflow { needs: (u.max(0) as u32).saturating_add(2), has: d })
                     }
                     tos = at!(d - 1 - u as u32);
@@ -704,7 +707,10 @@ impl Vm {
                 Op::Roll => {
                     need!(1);
                     let u = tos;
-                    if u < 0 || (u as u32) + 2 > d {
+                    if u < 0 {
+                        fail!(ErrorKind::NegativeIndex { word: "ROLL", index: u })
+                    }
+                    if (u as u32) + 2 > d {
                         fail!(ErrorKind::StackUnderflow { needs: (u.max(0) as u32).saturating_add(2), has: d })
                     }
                     pop!();

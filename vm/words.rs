@@ -92,6 +92,9 @@ pub fn register(vm: &mut Vm) {
         word("[]", "( n \"name\" -- )", |vm| {
             let (name, _) = vm.parse_name("[]")?;
             let n = vm.pop()?;
+            if n < 0 {
+                return Err(ErrorKind::NegativeSize { word: "[]", size: n }.into());
+            }
             vm.mem.header_gap()?;
             vm.add_cell_array(&name, n)
         }),

@@ -1,2 +1,2 @@
-\ expect: data-space-exhausted 2:4 word=[]
+\ expect: negative-size 2:4 word=[]
 -5 [] ARR

@@ -42,11 +42,11 @@ struct Limits {
     /// Instruction budget (calls, loop iterations, backward jumps); a runaway loop ends with an error
     #[arg(long, global = true)]
     max_steps: Option<u64>,
-    /// Data stack depth in cells
-    #[arg(long, global = true, default_value_t = Config::default().stack_depth)]
+    /// Data stack depth in cells (16 to 65534)
+    #[arg(long, global = true, default_value_t = Config::default().stack_depth, value_parser = clap::value_parser!(u32).range(16..=65534))]
     stack_depth: u32,
-    /// Return stack depth (nested calls, and cells for >R and loops)
-    #[arg(long, global = true, default_value_t = Config::default().return_depth)]
+    /// Return stack depth (nested calls, and cells for >R and loops; 16 to 65534)
+    #[arg(long, global = true, default_value_t = Config::default().return_depth, value_parser = clap::value_parser!(u32).range(16..=65534))]
     return_depth: u32,
     /// Data space size in bytes
     #[arg(long, global = true, default_value_t = Config::default().data_space)]
