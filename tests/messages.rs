@@ -135,3 +135,13 @@ fn a_stack_depth_out_of_range_is_refused() {
         assert!(e.contains(&format!("invalid value '{value}' for '{flag}")) && e.contains("16..=65534"), "{e}");
     }
 }
+
+/// EXECUTE of a value in the range of move tokens names the value the
+/// script had, not a move number worked out from it.
+#[test]
+fn execute_of_a_stray_value_names_it() {
+    assert_eq!(
+        error_of("$50000000 EXECUTE"),
+        "error: EXECUTE of 1342177280 ($50000000): not a word, nor a move's token from `.moveCFA` in `EXECUTE`\n  --> x.4th:1:11"
+    );
+}

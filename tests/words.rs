@@ -850,3 +850,17 @@ fn a_definition_that_compiles_into_itself_while_it_runs() {
     let src = ": X ;  : FOO 3 COMPILE-LITERAL COMPILE + [ 4 ' X 1+ EXECUTE ] ;";
     assert_eq!(stack(src), vec![7]);
 }
+
+/// `RESTART-TIMER name` inside a definition reads the name as it is
+/// compiled and restarts that timer each time the definition runs (it
+/// used to read a name from the input at run time: here `7`); a word
+/// that is not a TIMER is refused, a constant of the same value too.
+#[test]
+fn restart_timer_inside_a_definition_restarts_its_timer_when_run() {
+    let src = "TIMER tt
+        : restart ( -- ) RESTART-TIMER tt ;
+        : wait ( -- ) BEGIN tt 20 > UNTIL ;
+        wait tt 20 > restart 7 tt 20 <";
+    assert_eq!(stack(src), vec![-1, 7, -1]);
+    assert!(fail("TIMER tt 0 CONSTANT zero : r ( -- ) RESTART-TIMER zero ;").to_string().contains("`zero` is not a TIMER"));
+}

@@ -112,17 +112,27 @@ pub fn register(vm: &mut Vm) {
             let ms = vm.timers.get(id as usize).map_or(0, |t| t.elapsed().as_millis() as i32);
             vm.push(ms)
         }),
-        word("RESTART-TIMER", "( \"name\" -- )", |vm| {
-            let (name, _) = vm.parse_name("RESTART-TIMER")?;
-            let xt = vm.find_or_fail(&name)?;
-            let entry = vm.dict.word(xt).entry;
-            match vm.code.op(entry) {
-                Op::Lit(id) if (id as usize) < vm.timers.len() => {
-                    vm.timers[id as usize] = std::time::Instant::now();
-                    Ok(())
-                }
-                _ => Err(ErrorKind::Game(format!("RESTART-TIMER: `{}` is not a TIMER", String::from_utf8_lossy(&name))).into()),
+        // Immediate: inside a definition the name is read as it is
+        // compiled (as `[']` reads its), and the definition restarts that
+        // timer when it runs.
+        immediate("RESTART-TIMER", "( \"name\" -- )", |vm| {
+            let (name, pos) = vm.parse_name("RESTART-TIMER")?;
+            let id = vm.timer_named(&name)?;
+            if vm.is_compiling() {
+                vm.compile_literal(id)?;
+                let restart = vm.host_id("(RESTART-TIMER)");
+                vm.emit(Op::Host(restart), pos);
+            } else {
+                vm.timers[id as usize] = std::time::Instant::now();
             }
+            Ok(())
+        }),
+        word("(RESTART-TIMER)", "( timer -- )", |vm| {
+            let id = vm.pop()?;
+            if let Some(t) = vm.timers.get_mut(id as usize) {
+                *t = std::time::Instant::now();
+            }
+            Ok(())
         }),
         word(">BODY", "( xt -- addr )", |vm| {
             let xt = vm.pop()?;
@@ -589,3 +599,15 @@ pub fn format_number(n: i64, base: u32) -> String {
     digits.iter().rev().collect()
 }
 
+impl Vm {
+    /// The timer a word made by `TIMER` reads.
+    fn timer_named(&mut self, name: &[u8]) -> VmResult<i32> {
+        let xt = self.find_or_fail(name)?;
+        let entry = self.dict.word(xt).entry;
+        let elapsed = self.host_id("(TIMER-MS)");
+        match (self.code.op(entry), self.code.op(entry + 1)) {
+            (Op::Lit(id), Op::Host(h)) if h == elapsed && (id as usize) < self.timers.len() => Ok(id),
+            _ => Err(ErrorKind::Game(format!("RESTART-TIMER: `{}` is not a TIMER", String::from_utf8_lossy(name))).into()),
+        }
+    }
+}

@@ -713,7 +713,13 @@ impl Vm {
 
     /// `EXECUTE` of a token made by `.moveCFA`.
     pub fn execute_move_xt(&mut self, xt: i32) -> VmResult<()> {
-        let m = self.move_index(xt.wrapping_sub(MOVE_XT_BASE) + 1, ".moveCFA EXECUTE")?;
+        let i = xt.wrapping_sub(MOVE_XT_BASE);
+        if i < 0 || i as usize >= self.game.store.moves.len() {
+            // The value as the script had it: neither a word nor the token
+            // of a move (`.moveCFA` of `$FirstMove` / `$NextMove`).
+            return Err(game_error(format!("EXECUTE of {xt} (${xt:X}): not a word, nor a move's token from `.moveCFA`")));
+        }
+        let m = i as usize;
         self.game.search.info.nodes += 1;
         self.apply_move(m)
     }
