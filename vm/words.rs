@@ -123,7 +123,10 @@ pub fn register(vm: &mut Vm) {
                 let restart = vm.host_id("(RESTART-TIMER)");
                 vm.emit(Op::Host(restart), pos);
             } else {
-                vm.timers[id as usize] = std::time::Instant::now();
+                // `timer_named` answers only ids of existing timers.
+                if let Some(t) = vm.timers.get_mut(id as usize) {
+                    *t = std::time::Instant::now();
+                }
             }
             Ok(())
         }),
