@@ -117,15 +117,20 @@ fn searching_allocates_nothing_per_node() {
     let mut vm = start("scripts/othello/othello.4th", &[]);
     let uct = |n: u64| Limits { time: None, iterations: Some(n), ..Limits::default() };
     for (engine, small, large) in [(Engine::Default, depth(3), depth(5)), (Engine::Uct, uct(100), uct(400))] {
-        let mut allocations = |limits: &Limits| {
+        let allocations = |vm: &mut Vm, limits: &Limits| {
             vm.game.search.tt.clear(); // the whole search again, not a table lookup
             let before = allocations_so_far();
-            choose(&mut vm, engine, limits.clone());
+            choose(vm, engine, limits.clone());
             (allocations_so_far() - before, vm.game.search.info.nodes)
         };
-        allocations(&large); // warm: arenas, table, tree
-        let (a_small, n_small) = allocations(&small);
-        let (a_large, n_large) = allocations(&large);
+        // Warm: arenas, table, tree, and native code (made on the JIT's
+        // thread, and asked for again as what calls it becomes native).
+        for _ in 0..2 {
+            allocations(&mut vm, &large);
+            vm.jit_settle();
+        }
+        let (a_small, n_small) = allocations(&mut vm, &small);
+        let (a_large, n_large) = allocations(&mut vm, &large);
         // A few per search (the root's move order, the chosen move's
         // text), none per node.
         assert!(n_large > 3 * n_small && n_small > 20, "{engine:?}: {n_small} and {n_large} nodes");
@@ -137,7 +142,7 @@ fn searching_allocates_nothing_per_node() {
 #[test]
 fn a_script_engine_allocates_nothing_per_node() {
     let mut vm = start("scripts/othello/alphabeta.4th", &[]);
-    let mut allocations = |depth: u32| {
+    let allocations = |vm: &mut Vm, depth: u32| {
         vm.run_text("test", format!("{depth} ab-depth !").as_bytes()).unwrap();
         vm.game.search.limits = Limits { time: None, ..Limits::default() };
         vm.generate_turn().unwrap();
@@ -148,9 +153,13 @@ fn a_script_engine_allocates_nothing_per_node() {
         vm.game.store.pop_list();
         (a, vm.game.search.info.nodes)
     };
-    allocations(5); // warm
-    let (a_small, n_small) = allocations(2);
-    let (a_large, n_large) = allocations(5);
+    // Warm, native code included (see above).
+    for _ in 0..2 {
+        allocations(&mut vm, 5);
+        vm.jit_settle();
+    }
+    let (a_small, n_small) = allocations(&mut vm, 2);
+    let (a_large, n_large) = allocations(&mut vm, 5);
     assert!(n_large > 10 * n_small, "{n_small} and {n_large} nodes");
     // Choosing (finding the reported move among the legal ones) costs a
     // few allocations a search; the search itself none.

@@ -4,7 +4,16 @@
 //! table of compiled entries, call counters) and the way in from the inner
 //! interpreter. `translate.rs` turns a definition's `Op`s into Cranelift IR;
 //! `helpers.rs` is the Rust that native code calls for what it does not do
-//! inline (native words, game queries, EXECUTE).
+//! inline (native words, game queries, EXECUTE); `worker.rs` is the thread
+//! that runs the translator and Cranelift, so that making native code
+//! never holds a run up for longer than `wait_budget` (`auto`).
+//!
+//! Native code appears between two instructions of the interpreter, never
+//! inside one: an answer of the compiler thread is put in place (`install`)
+//! when the VM's thread looks (`poll`: at a call of a word whose code is
+//! being made, or while it waits), and only if no native code was thrown
+//! away since it was asked for (`epoch`). Which calls run native code thus
+//! depends on timing; what they compute does not (the contract below).
 //!
 //! The contract that keeps the two engines identical: native code runs the
 //! same abstract machine as `interp.rs` (the stacks, call frames and step
@@ -22,12 +31,14 @@ mod guard;
 mod helpers;
 mod shape;
 mod translate;
+mod worker;
 
 use crate::error::{ErrorKind, VmError};
 use crate::ops::Addr;
 use crate::vm::{read_alone, Frame, Vm, HOST_RETURN, STACK_CELLS};
-use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 pub(crate) use generator::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords, PlanLoop};
 
 /// When colon definitions get native code.
@@ -35,10 +46,11 @@ pub(crate) use generator::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCo
 pub enum JitMode {
     /// The interpreter only.
     Off,
-    /// Definitions that loop, at their first call; others once native
-    /// code has called them often.
+    /// Definitions that loop, asked for at their first call; others once
+    /// native code has called them often. A run waits for native code
+    /// only within `wait_budget`.
     Auto,
-    /// Every colon definition at its first call.
+    /// Every colon definition at its first call, waited for.
     All,
 }
 
@@ -137,7 +149,10 @@ pub const VERIFY: u32 = 3;
 /// function pointer (never this small in a user address space).
 const COUNT_LIMIT: usize = 1 << 16;
 /// The definition at this address gets no native code.
-const NEVER: usize = COUNT_LIMIT - 1;
+const NEVER: usize = COUNT_LIMIT - 2;
+/// The compiler thread is making the definition's native code: each call
+/// looks whether it is done (`Jit::poll`).
+const PENDING: usize = COUNT_LIMIT - 1;
 /// Calls before `auto` compiles a definition without a loop.
 const AUTO_CALLS: usize = 16;
 /// Deoptimizations at one EXECUTE after which its guess is no longer
@@ -150,7 +165,18 @@ pub const NATIVE_FRAMES: u32 = 768;
 
 pub struct Jit {
     pub mode: JitMode,
-    module: Option<JITModule>,
+    /// The compiler thread (`worker.rs`), once started; `None` when off,
+    /// or when it could not be started or make its module.
+    worker: Option<worker::Worker>,
+    /// The thread has made its module: `trampoline` and `driver` are set.
+    ready: bool,
+    /// Words asked for and not answered yet.
+    in_flight: u32,
+    /// What the last compilations were asked against (made again when the
+    /// code or the dictionary grew).
+    view: Option<Arc<worker::View>>,
+    /// The answer to the plan's loop asked last (`plan_driver`).
+    plan_answer: Option<Option<translate::Driver>>,
     trampoline: Option<translate::Trampoline>,
     /// The move generator's loop (`translate::driver`).
     pub(crate) driver: Option<translate::Driver>,
@@ -216,6 +242,35 @@ impl Jit {
     }
 }
 
+/// When the first VM of this process started: waiting for the compiler
+/// thread is allowed a share of the time since (`wait_budget`).
+static STARTED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+/// Nanoseconds the interpreters of this process have waited for native
+/// code under `auto`.
+static WAITED_NANOS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// What `auto` may wait for native code at any time: this, plus
+/// `1 / WAIT_SHARE` of the time the process has run, less what it waited
+/// already. A definition that compiles quickly (a benchmark's loop, a
+/// small move word) is native from its first call; a large one is taken
+/// when it is ready, the interpreter running it meanwhile. So a one-shot
+/// `moves` pays at most about this for native code it does not use.
+const WAIT_ALLOWANCE: Duration = Duration::from_micros(500);
+const WAIT_SHARE: u32 = 32;
+
+fn wait_budget() -> Duration {
+    let run = STARTED.get().map_or(Duration::ZERO, Instant::elapsed);
+    let waited = Duration::from_nanos(WAITED_NANOS.load(std::sync::atomic::Ordering::Relaxed));
+    (WAIT_ALLOWANCE + run / WAIT_SHARE).saturating_sub(waited)
+}
+
+/// Compilations a VM may have asked for and not got yet: each holds a
+/// copy of up to `GUESSED_DATA` bytes, and a program that calls thousands
+/// of new loop words must not queue them all.
+const MAX_IN_FLIGHT: u32 = 32;
+/// How much of the data space a compilation reads guesses from (tables
+/// of tokens); cells above are read with a bounds check, unguessed.
+const GUESSED_DATA: usize = 1 << 20;
+
 /// Address space reserved for one VM's native code; a definition that no
 /// longer fits is left to the interpreter.
 const CODE_SPACE: usize = 256 << 20;
@@ -263,33 +318,115 @@ impl Jit {
             walk_player: NO_WALK_PLAYER,
             walk_block: 0,
         }));
-        Jit { mode, module: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
+        STARTED.get_or_init(Instant::now);
+        let worker = if mode == JitMode::Off { None } else { worker::Worker::start() };
+        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
     }
 
-    fn module(&mut self) -> Option<&mut JITModule> {
-        if self.module.is_none() {
-            let mut flags = cranelift_codegen::settings::builder();
-            use cranelift_codegen::settings::Configurable;
-            flags.set("opt_level", "speed").ok()?;
-            flags.set("use_colocated_libcalls", "false").ok()?;
-            flags.set("is_pic", "false").ok()?;
-            // The IR checker costs a sixth of compile time; debug builds
-            // (and so the test suite) keep it to catch a translator slip.
-            flags.set("enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" }).ok()?;
-            let isa = cranelift_native::builder().ok()?.finish(cranelift_codegen::settings::Flags::new(flags)).ok()?;
-            let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-            // One reservation of address space (committed as code is
-            // made), so that a function goes on where the one before it,
-            // or the filler `translate::place` lays, ends.
-            if let Ok(arena) = cranelift_jit::ArenaMemoryProvider::new_with_size(CODE_SPACE) {
-                builder.memory_provider(Box::new(arena));
+    /// Takes the thread's answers that are in, without waiting.
+    #[inline]
+    fn poll(&mut self) {
+        while let Some(done) = self.worker.as_ref().map(|w| w.done.try_recv()) {
+            match done {
+                Ok(done) => self.install(done),
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.lose_worker(),
             }
-            let mut module = JITModule::new(builder);
-            self.trampoline = Some(translate::trampoline(&mut module)?);
-            self.driver = Some(translate::driver(&mut module, None)?);
-            self.module = Some(module);
         }
-        self.module.as_mut()
+    }
+
+    /// Waits for the thread's answers until `until` holds, or for at most
+    /// `budget` (`None`: as long as it takes); whether `until` holds.
+    ///
+    /// A bounded wait polls, yielding the core between polls: a thread put
+    /// to sleep for half a millisecond was seen to wake a millisecond
+    /// late, queued behind the compiler thread on its own core.
+    fn wait(&mut self, budget: Option<Duration>, until: impl Fn(&Jit) -> bool) -> bool {
+        let start = Instant::now();
+        self.poll();
+        while !until(self) {
+            let Some(w) = self.worker.as_ref() else { return false };
+            let answer = match budget {
+                None => w.done.recv().map_err(|_| std::sync::mpsc::TryRecvError::Disconnected),
+                Some(b) if start.elapsed() < b => w.done.try_recv(),
+                Some(_) => break,
+            };
+            match answer {
+                Ok(done) => self.install(done),
+                Err(std::sync::mpsc::TryRecvError::Empty) => std::thread::yield_now(),
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.lose_worker(),
+            }
+        }
+        if budget.is_some() {
+            WAITED_NANOS.fetch_add(start.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+        until(self)
+    }
+
+    /// Puts in place what the thread answered.
+    fn install(&mut self, done: worker::Done) {
+        match done {
+            worker::Done::Ready(made, spent) => {
+                self.add_compile_time(spent);
+                match made {
+                    Some(trampoline) => {
+                        self.trampoline = Some(trampoline);
+                        self.ready = true;
+                    }
+                    None => self.lose_worker(),
+                }
+            }
+            worker::Done::Driver(made, spent) => {
+                self.add_compile_time(spent);
+                self.driver = made;
+            }
+            worker::Done::Word { entry, epoch, made, trusted, spent } => {
+                self.add_compile_time(spent);
+                self.in_flight = self.in_flight.saturating_sub(1);
+                let Some(slot) = self.slots.get_mut(entry as usize).filter(|s| **s == PENDING) else { return };
+                if epoch != self.epoch {
+                    // Made on what was thrown away since: asked again as
+                    // calls come.
+                    *slot = 0;
+                    return;
+                }
+                match made {
+                    Some((f, fixed)) => {
+                        *slot = f;
+                        self.compiled += 1;
+                        self.fixed += fixed as u32;
+                        for at in trusted {
+                            self.guess_misses.entry(at).or_insert(0);
+                        }
+                    }
+                    None => {
+                        *slot = NEVER;
+                        self.refused += 1;
+                    }
+                }
+            }
+            worker::Done::Plan { made, spent } => {
+                self.add_compile_time(spent);
+                self.plan_answer = Some(made);
+            }
+        }
+    }
+
+    /// The thread is gone (or made no module): what it was asked for is
+    /// left to the interpreter.
+    #[cold]
+    fn lose_worker(&mut self) {
+        self.worker = None;
+        self.in_flight = 0;
+        for slot in self.slots.iter_mut().filter(|s| **s == PENDING) {
+            *slot = NEVER;
+        }
+    }
+
+    /// Waits until every compilation asked for is answered (tests and
+    /// benchmarks that count what was compiled).
+    pub fn settle(&mut self) {
+        self.wait(None, |j| j.worker.is_none() || (j.ready && j.in_flight == 0));
     }
 }
 
@@ -306,9 +443,11 @@ impl Jit {
         if self.plan_loops.len() >= PLAN_LOOPS as usize {
             return None;
         }
-        let start = std::time::Instant::now();
-        let made = self.module().and_then(|module| translate::driver(module, Some(shape)));
-        self.add_compile_time(start.elapsed());
+        // Made on the thread and waited for: plans' loops are few (after
+        // `PLAN_LOOP_USES` uses of a plan) and small.
+        self.plan_answer = None;
+        let asked = self.worker.as_ref().is_some_and(|w| w.send(worker::Job::Plan { checks: shape.checks.to_vec(), followed: shape.followed.to_vec(), positions: shape.positions }));
+        let made = if asked && self.wait(None, |j| j.plan_answer.is_some()) { self.plan_answer.take().flatten() } else { None };
         self.plan_loops.push((key, made));
         made
     }
@@ -342,12 +481,9 @@ impl Drop for Jit {
     fn drop(&mut self) {
         // SAFETY: the context was made by `Box::into_raw` in `new` and
         // native code only runs while the VM (and so this) is alive.
-        unsafe {
-            drop(Box::from_raw(self.ctx));
-            if let Some(m) = self.module.take() {
-                m.free_memory();
-            }
-        }
+        // The module goes with the thread, which frees it once this end
+        // of its channel is dropped.
+        unsafe { drop(Box::from_raw(self.ctx)) };
     }
 }
 
@@ -359,17 +495,23 @@ impl Drop for Jit {
 /// (`DEFER SSTONE  ' sstone IS SSTONE`) call it, and a call native code
 /// cannot make is a deoptimization each time.
 fn definition(dict: &crate::dictionary::Dictionary, entry: Addr) -> Option<&crate::dictionary::Word> {
+    dict.words.iter().rev().find(|w| w.entry == entry && definition_kind(w))
+}
+
+/// Whether `w` is finished code of a kind `definition` answers.
+fn definition_kind(w: &crate::dictionary::Word) -> bool {
     use crate::dictionary::WordKind::{Array, Colon, Constant, Variable};
-    dict.words.iter().rev().find(|w| w.entry == entry && w.end > w.entry && matches!(w.kind, Colon | Constant(_) | Variable(_) | Array { .. }))
+    w.end > w.entry && matches!(w.kind, Colon | Constant(_) | Variable(_) | Array { .. })
 }
 
 /// Whether the interpreter should offer the word with this slot to
 /// `jit_enter`: it has native code, or it was never called (the first
-/// call decides whether to compile). Counting the other calls is left to
-/// native callers, so an interpreted call pays one compare.
+/// call decides whether to compile), or its native code is being made
+/// (the call takes it if it is ready). Counting the other calls is left
+/// to native callers, so an interpreted call pays one compare.
 #[inline(always)]
 pub(crate) fn worth_entering(slot: usize) -> bool {
-    slot == 0 || slot >= COUNT_LIMIT
+    slot == 0 || slot >= PENDING
 }
 
 /// What became of a call the interpreter offered to native code.
@@ -632,14 +774,19 @@ impl Vm {
     }
 
     /// Counts a call of the definition at `entry`, which has no native
-    /// code yet, and compiles it when due.
+    /// code yet, and asks for it when due.
     #[inline(never)]
     fn jit_count(&mut self, entry: Addr, slot: usize, from_native: bool) -> Option<NativeFn> {
         if slot == NEVER {
             return None;
         }
+        if slot == PENDING {
+            self.jit.poll();
+            // In bounds: `jit_native` found the slot.
+            let slot = self.jit.slots[entry as usize];
+            return (slot >= COUNT_LIMIT).then_some(slot);
+        }
         let calls = slot + 1;
-        // In bounds: `jit_native` found the slot.
         self.jit.slots[entry as usize] = calls;
         let due = match self.jit.mode {
             JitMode::Off => false,
@@ -647,28 +794,15 @@ impl Vm {
             // Entering native code from the interpreter costs about as much
             // as a few dozen instructions: worth it for a word that loops.
             // A word native code (or the move generator) calls often is
-            // compiled so the caller stays native.
-            //
-            // Not yet weighed against the cost of compiling (1 to 3 ms a
-            // definition, Cranelift's register allocator the most of it):
-            // a short run pays it without the gain. `moves` of the real
-            // Rithmomachy takes 11 ms off and 30 ms auto (17 loop words,
-            // 52 ms compiling). A warm-up of 2^20 interpreted steps before
-            // any compiling was tried: it ends that, but the benchmarks'
-            // loop words called once run interpreted (fib, matrix 1.5-2x
-            // slower), and counted only where this function runs it lasted
-            // longer than its steps in Splut! (Duel, 10 games: +16%). What
-            // it needs: the steps counted exactly (the budget refills per
-            // move word, natively too), or entering native code in the
-            // middle of a loop.
+            // compiled so the caller stays native. What compiling costs is
+            // kept off the run by the compiler thread (`worker.rs`), and
+            // what the run waits for it by `wait_budget`.
             JitMode::Auto => (calls == 1 && self.jit_loops(entry)) || (from_native && calls >= AUTO_CALLS),
         };
         if !due {
             return None;
         }
-        let compiled = self.jit_compile(entry);
-        self.jit.slots[entry as usize] = compiled.unwrap_or(NEVER);
-        compiled
+        self.jit_compile(entry)
     }
 
     /// The finished colon definition that starts at `entry`: its word.
@@ -687,50 +821,62 @@ impl Vm {
         })
     }
 
+    /// Asks the compiler thread for the native code of the definition at
+    /// `entry` and waits for it: as long as it takes under `all`, within
+    /// `wait_budget` under `auto` (the slot stays `PENDING` until the
+    /// answer is taken at a later call).
     fn jit_compile(&mut self, entry: Addr) -> Option<NativeFn> {
-        let layout = self.jit_layout();
-        let (dict, code) = (&self.dict, &self.code);
-        let ops_of = |entry: Addr| definition(dict, entry).map(|w| (w.entry..w.end).map(|a| code.op(a)).collect::<Vec<_>>());
-        let hosts = &self.hosts;
-        let host_effect = |id: u32| hosts.get(id as usize).filter(|h| !h.immediate && !h.compile_only).and_then(|h| crate::vm::effect_arity(h.effect));
-        let ops = ops_of(entry)?;
-        let start = std::time::Instant::now();
-        let unguessed_now = std::mem::take(&mut self.jit.unguessed);
-        let Some(module) = self.jit.module() else {
-            self.jit.unguessed = unguessed_now;
+        let Some(name) = self.jit_definition(entry).map(|w| w.display_name()) else {
+            self.jit.slots[entry as usize] = NEVER;
             return None;
         };
-        let defers = |slot: u32| self.defers.get(slot as usize).copied().flatten().and_then(|xt| self.dict.words.get(xt as usize)).map(|w| w.entry);
-        let directs = |id: u32| match hosts.get(id as usize).map(|h| h.run) {
-            Some(crate::vm::HostRun::Direct { ins, outs, records, .. }) => Some(translate::Direct { ins: ins as u32, outs: outs as u32, records }),
-            _ => None,
-        };
-        let name = definition(dict, entry).map_or(String::new(), |w| w.display_name());
+        if self.jit.worker.is_none() {
+            self.jit.slots[entry as usize] = NEVER;
+            return None;
+        }
+        if self.jit.in_flight >= MAX_IN_FLIGHT {
+            // Asked again at a later call (a first call counts as none).
+            self.jit.poll();
+            let slot = &mut self.jit.slots[entry as usize];
+            *slot = slot.saturating_sub(1);
+            return None;
+        }
         if std::env::var_os("AXFORTH_JIT_DUMP").is_some() {
             eprintln!("---- compiling `{name}`");
         }
-        let unguessed = |at: Addr| unguessed_now.contains(&at);
-        let trusted = std::cell::RefCell::new(Vec::new());
-        let words = translate::Words { defer_epoch: self.defer_epoch, directs: &directs, targets: dict.targets(), data: self.mem.contents(), unguessed: &unguessed, trusted: &trusted, layout, name };
-        let compiled = translate::compile(module, entry, &ops, &ops_of, &host_effect, &defers, words);
-        self.jit.unguessed = unguessed_now;
-        self.jit.add_compile_time(start.elapsed());
-        if compiled.is_some() {
-            for at in trusted.into_inner() {
-                self.jit.guess_misses.entry(at).or_insert(0);
-            }
+        if self.jit.view.as_ref().is_none_or(|v| v.key != worker::view_key(self)) {
+            self.jit.view = Some(Arc::new(worker::View::of(self)));
         }
-        match compiled {
-            Some((f, fixed)) => {
-                self.jit.compiled += 1;
-                self.jit.fixed += fixed as u32;
-                Some(f)
-            }
-            None => {
-                self.jit.refused += 1;
-                None
-            }
+        let layout = self.jit_layout();
+        let defers = self.defers.iter().map(|d| d.and_then(|xt| self.dict.words.get(xt as usize)).map(|w| w.entry)).collect();
+        let job = worker::WordJob {
+            entry,
+            epoch: self.jit.epoch,
+            view: self.jit.view.clone()?,
+            defers,
+            defer_epoch: self.defer_epoch,
+            data: self.mem.contents()[..(self.mem.written() as usize).min(GUESSED_DATA)].to_vec(),
+            unguessed: self.jit.unguessed.clone(),
+            layout,
+            name,
+        };
+        if !self.jit.worker.as_ref().is_some_and(|w| w.send(worker::Job::Word(Box::new(job)))) {
+            self.jit.lose_worker();
+            self.jit.slots[entry as usize] = NEVER;
+            return None;
         }
+        self.jit.slots[entry as usize] = PENDING;
+        self.jit.in_flight += 1;
+        let budget = match self.jit.mode {
+            JitMode::All => None,
+            // A module still being made is most of a millisecond away.
+            _ if !self.jit.ready => Some(Duration::ZERO),
+            _ => Some(wait_budget()),
+        };
+        let answered = |j: &Jit| j.slots.get(entry as usize) != Some(&PENDING);
+        self.jit.wait(budget, answered);
+        let slot = self.jit.slots[entry as usize];
+        (slot >= COUNT_LIMIT).then_some(slot)
     }
 
     /// Copies the VM's state into the context native code reads.
@@ -817,9 +963,18 @@ impl Vm {
         self.fp = read_alone(&c.fp);
     }
 
+    /// Waits until the compiler thread has answered everything asked of
+    /// it, and puts its answers in place: what a test or a benchmark that
+    /// wants the steady state calls after warming up.
+    pub fn jit_settle(&mut self) {
+        self.jit.settle();
+    }
+
     /// How many definitions have native code, how many of those have a
-    /// fixed stack shape, and how many were refused.
-    pub fn jit_counts(&self) -> (u32, u32, u32) {
+    /// fixed stack shape, and how many were refused: once the compiler
+    /// thread has answered everything asked of it.
+    pub fn jit_counts(&mut self) -> (u32, u32, u32) {
+        self.jit.settle();
         (self.jit.compiled, self.jit.fixed, self.jit.refused)
     }
 

@@ -1,0 +1,239 @@
+//! The compiler thread: each VM's native code is made on a thread of its
+//! own, so that the interpreter goes on while Cranelift works.
+//!
+//! Owns the Cranelift module (made as the VM starts, while the stdlib and
+//! the game load) and everything a compilation reads, handed over as plain
+//! data: a `View` of the code, dictionary and native words (shared while
+//! none of them grows), and per job the deferred words' targets, the data
+//! space as far as it was written, and the board's layout. Nothing here
+//! touches the `Vm`; what a job answers is installed by `Jit::install`
+//! on the VM's thread, and only while the epoch it was asked under
+//! stands (all native code thrown away since: the answer is dropped).
+//!
+//! Why a thread: a definition costs 0.1 to 5 ms to compile (Cranelift's
+//! register allocator the most of it), as much as a one-shot `moves`
+//! spends on the whole game. The interpreter never waits for more than a
+//! small budget of the run's time (`Jit::wait`); a result that comes later
+//! is taken at the next call of its word. Under `all` every compilation is
+//! waited for, as before, so that tests see every definition compiled.
+//!
+//! The module lives as long as the thread, which ends when the VM drops
+//! its end of the channel: the code is freed then, when nothing can run it.
+
+use super::translate::{self, Direct, Driver, Layout, PlanShape, Trampoline};
+use super::{GuardCheck, NativeFn, CODE_SPACE};
+use crate::ops::{Addr, Op};
+use cranelift_jit::{JITBuilder, JITModule};
+use std::collections::{HashMap, HashSet};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What a compilation may read of the code, the dictionary and the
+/// native words: a copy, made again only when one of them grew (finished
+/// code never changes).
+pub(super) struct View {
+    pub key: ViewKey,
+    ops: Vec<Op>,
+    /// The finished definitions native code may be made of or call, by
+    /// entry: their end (`super::definition`).
+    definitions: HashMap<Addr, Addr>,
+    host_effects: Vec<Option<(u32, u32)>>,
+    directs: Vec<Option<Direct>>,
+    targets: Vec<i32>,
+}
+
+/// What a `View` was made from: the lengths of the code, the word list,
+/// the native words and the table of targets.
+pub(super) type ViewKey = (u32, usize, usize, usize);
+
+impl View {
+    pub fn of(vm: &crate::vm::Vm) -> View {
+        let key = view_key(vm);
+        let ops = (0..vm.code.next_addr()).map(|a| vm.code.op(a)).collect();
+        let mut definitions = HashMap::new();
+        for w in &vm.dict.words {
+            if super::definition_kind(w) {
+                definitions.insert(w.entry, w.end);
+            }
+        }
+        let host_effects = vm.hosts.iter().map(|h| (!h.immediate && !h.compile_only).then(|| crate::vm::effect_arity(h.effect)).flatten()).collect();
+        let directs = vm
+            .hosts
+            .iter()
+            .map(|h| match h.run {
+                crate::vm::HostRun::Direct { ins, outs, records, .. } => Some(Direct { ins: ins as u32, outs: outs as u32, records }),
+                _ => None,
+            })
+            .collect();
+        View { key, ops, definitions, host_effects, directs, targets: vm.dict.targets().to_vec() }
+    }
+
+    /// The instructions of the finished definition at `entry`.
+    pub fn ops_of(&self, entry: Addr) -> Option<Vec<Op>> {
+        let end = *self.definitions.get(&entry)?;
+        self.ops.get(entry as usize..end as usize).map(<[Op]>::to_vec)
+    }
+}
+
+pub(super) fn view_key(vm: &crate::vm::Vm) -> ViewKey {
+    (vm.code.next_addr(), vm.dict.words.len(), vm.hosts.len(), vm.dict.targets().len())
+}
+
+/// A definition to compile, with what it is compiled against.
+pub(super) struct WordJob {
+    pub entry: Addr,
+    /// `Jit::epoch` when asked.
+    pub epoch: u32,
+    pub view: Arc<View>,
+    /// Each DEFER slot's target's entry now (`Vm::defer_epoch` guards it).
+    pub defers: Vec<Option<Addr>>,
+    pub defer_epoch: u32,
+    /// The data space up to `Memory::written`: what a cell at a known
+    /// address holds now is a guess the code checks.
+    pub data: Vec<u8>,
+    pub unguessed: HashSet<Addr>,
+    pub layout: Option<Layout>,
+    pub name: String,
+}
+
+pub(super) enum Job {
+    Word(Box<WordJob>),
+    /// A plan's generator loop (`translate::PlanShape`).
+    Plan { checks: Vec<GuardCheck>, followed: Vec<bool>, positions: u64 },
+}
+
+/// What the thread answers, in the order the jobs came.
+pub(super) enum Done {
+    /// The module is made (first, before any other answer): the way into
+    /// native code; `None`, no native code on this machine.
+    Ready(Option<Trampoline>, Duration),
+    /// The generic generator loop (`translate::driver`), made once the
+    /// thread is first idle.
+    Driver(Option<Driver>, Duration),
+    Word { entry: Addr, epoch: u32, made: Option<(NativeFn, bool)>, trusted: Vec<Addr>, spent: Duration },
+    Plan { made: Option<Driver>, spent: Duration },
+}
+
+/// The VM's end of its compiler thread.
+pub(super) struct Worker {
+    jobs: Sender<Job>,
+    pub done: Receiver<Done>,
+}
+
+impl Worker {
+    /// Starts the thread, which begins by making the module; `None` when
+    /// no thread can be started (the VM stays interpreted).
+    pub fn start() -> Option<Worker> {
+        let (jobs, job_rx) = std::sync::mpsc::channel();
+        let (done_tx, done) = std::sync::mpsc::channel();
+        // Cranelift's passes recurse over the function: room to spare.
+        std::thread::Builder::new().name("axforth-jit".into()).stack_size(16 << 20).spawn(move || serve(job_rx, done_tx)).ok()?;
+        Some(Worker { jobs, done })
+    }
+
+    /// Hands the thread a job; false when it is gone.
+    pub fn send(&self, job: Job) -> bool {
+        self.jobs.send(job).is_ok()
+    }
+}
+
+fn serve(jobs: Receiver<Job>, done: Sender<Done>) {
+    let start = Instant::now();
+    let mut module = make_module();
+    let ready = module.as_mut().and_then(translate::trampoline);
+    if done.send(Done::Ready(ready, start.elapsed())).is_err() || ready.is_none() {
+        return free(module);
+    }
+    let Some(m) = module.as_mut() else { return };
+    // The generic generator loop (a millisecond's work) is made when
+    // there is nothing else to do: the definitions asked for first are
+    // the ones a run is waiting for.
+    let mut driver_made = false;
+    loop {
+        let job = match jobs.try_recv() {
+            Ok(job) => job,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
+            Err(std::sync::mpsc::TryRecvError::Empty) if !driver_made => {
+                driver_made = true;
+                let start = Instant::now();
+                let made = translate::driver(m, None);
+                if done.send(Done::Driver(made, start.elapsed())).is_err() {
+                    break;
+                }
+                continue;
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => match jobs.recv() {
+                Ok(job) => job,
+                Err(_) => break,
+            },
+        };
+        let start = Instant::now();
+        let answer = match job {
+            Job::Word(job) => {
+                let (made, trusted) = compile_word(m, &job);
+                Done::Word { entry: job.entry, epoch: job.epoch, made, trusted, spent: start.elapsed() }
+            }
+            Job::Plan { checks, followed, positions } => {
+                let shape = PlanShape { checks: &checks, followed: &followed, positions };
+                Done::Plan { made: translate::driver(m, Some(&shape)), spent: start.elapsed() }
+            }
+        };
+        if done.send(answer).is_err() {
+            break;
+        }
+    }
+    free(module);
+}
+
+/// Frees the module's code: the VM that ran it is gone (its end of the
+/// channel dropped), or it never got any.
+fn free(module: Option<JITModule>) {
+    if let Some(m) = module {
+        // SAFETY: no VM holds a pointer into this module's code any more.
+        unsafe { m.free_memory() };
+    }
+}
+
+fn compile_word(module: &mut JITModule, job: &WordJob) -> (Option<(NativeFn, bool)>, Vec<Addr>) {
+    let view = &*job.view;
+    let Some(ops) = view.ops_of(job.entry) else { return (None, Vec::new()) };
+    let ops_of = |entry: Addr| view.ops_of(entry);
+    let host_effect = |id: u32| view.host_effects.get(id as usize).copied().flatten();
+    let directs = |id: u32| view.directs.get(id as usize).copied().flatten();
+    let defers = |slot: u32| job.defers.get(slot as usize).copied().flatten();
+    let unguessed = |at: Addr| job.unguessed.contains(&at);
+    let trusted = std::cell::RefCell::new(Vec::new());
+    let words = translate::Words {
+        defer_epoch: job.defer_epoch,
+        directs: &directs,
+        targets: &view.targets,
+        data: &job.data,
+        unguessed: &unguessed,
+        trusted: &trusted,
+        layout: job.layout,
+        name: job.name.clone(),
+    };
+    let made = translate::compile(module, job.entry, &ops, &ops_of, &host_effect, &defers, words);
+    (made, trusted.into_inner())
+}
+
+fn make_module() -> Option<JITModule> {
+    let mut flags = cranelift_codegen::settings::builder();
+    use cranelift_codegen::settings::Configurable;
+    flags.set("opt_level", "speed").ok()?;
+    flags.set("use_colocated_libcalls", "false").ok()?;
+    flags.set("is_pic", "false").ok()?;
+    // The IR checker costs a sixth of compile time; debug builds (and so
+    // the test suite) keep it to catch a translator slip.
+    flags.set("enable_verifier", if cfg!(debug_assertions) { "true" } else { "false" }).ok()?;
+    let isa = cranelift_native::builder().ok()?.finish(cranelift_codegen::settings::Flags::new(flags)).ok()?;
+    let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+    // One reservation of address space (committed as code is made), so
+    // that a function goes on where the one before it, or the filler
+    // `translate::place` lays, ends.
+    if let Ok(arena) = cranelift_jit::ArenaMemoryProvider::new_with_size(CODE_SPACE) {
+        builder.memory_provider(Box::new(arena));
+    }
+    Some(JITModule::new(builder))
+}
