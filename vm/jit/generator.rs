@@ -392,6 +392,11 @@ impl MoveWords {
     /// the driver sets `from`, `here`, the piece and the move type of
     /// each attempt.
     pub(crate) fn drive(&mut self, vm: &mut Vm, d: &mut Drive) -> DriveEnd {
+        if d.driver.is_none() && vm.jit.driver.is_none() {
+            // The generic loop comes from the compiler thread when it is
+            // first idle: look whether it has.
+            vm.jit.poll();
+        }
         let Some(driver) = d.driver.or(vm.jit.driver) else { return DriveEnd::Unavailable };
         if self.caller.is_none() {
             return DriveEnd::Unavailable;

@@ -325,7 +325,7 @@ impl Jit {
 
     /// Takes the thread's answers that are in, without waiting.
     #[inline]
-    fn poll(&mut self) {
+    pub(crate) fn poll(&mut self) {
         while let Some(done) = self.worker.as_ref().map(|w| w.done.try_recv()) {
             match done {
                 Ok(done) => self.install(done),
