@@ -145,3 +145,28 @@ fn execute_of_a_stray_value_names_it() {
         "error: EXECUTE of 1342177280 ($50000000): not a word, nor a move's token from `.moveCFA` in `EXECUTE`\n  --> x.4th:1:11"
     );
 }
+
+/// A move word that clones boards and leaves them: at every generation
+/// they would pile up. They are dropped with a warning, and under
+/// `--strict` it is an error, as it is for an engine.
+#[test]
+fn a_move_word_that_leaves_cloned_boards_is_told() {
+    let src = format!(
+        "{GAME}: leaky ( -- ) $CloneBoard $CloneBoard empty? verify drop add-move ;\n{{moves leaks {{move}} leaky moves}}\n{{pieces {{piece}} Stone {{drops}} leaks pieces}}\n"
+    );
+    let dir = std::env::temp_dir().join(format!("axforth-messages-{}-{:x}", std::process::id(), hash(&src)));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("x.4th"), &src).unwrap();
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(&dir).output().unwrap();
+    let lenient = run(&["moves", "x.4th"]);
+    let strict = run(&["--strict", "moves", "x.4th"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert!(lenient.status.success(), "{}", text(&lenient.stderr));
+    assert!(text(&lenient.stdout).contains("(9 moves)"), "{}", text(&lenient.stdout));
+    let warning = text(&lenient.stderr);
+    assert!(warning.contains("move generation left 18 board(s) cloned") && warning.contains("the boards were dropped"), "{warning}");
+    assert!(!strict.status.success());
+    let error = text(&strict.stderr);
+    assert!(error.contains("error: move generation left 18 board(s) cloned: each `$CloneBoard` in a move word needs a `$DeallocateBoard`"), "{error}");
+}

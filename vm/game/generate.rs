@@ -224,14 +224,35 @@ pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_
     g.for_player = for_player;
     g.of_type = of_type;
     g.pass_added = false;
+    let boards = vm.game.snapshot_count;
     let result = run_move_words(vm);
     vm.game.restore_generation(saved);
     result?;
+    if vm.game.snapshot_count > boards {
+        boards_left(vm, boards)?;
+    }
     let game = &mut vm.game;
     game.store.apply_priorities(&game.priorities);
     if forced_pass && game.store.count() == 0 && vm.directive("$passTurnForced") {
         vm.game.store.add_empty(true);
     }
+    Ok(())
+}
+
+/// Move words cloned boards (`$CloneBoard`) and left them: at every
+/// generation they would pile up. They are dropped, with a warning (what
+/// the original did is unknown: it kept them), or under `--strict` an
+/// error, as an engine that leaves one gets.
+#[cold]
+fn boards_left(vm: &mut Vm, boards: u32) -> VmResult<()> {
+    let left = vm.game.snapshot_count - boards;
+    let lists = vm.game.store.lists.len();
+    vm.unwind_to((lists, boards));
+    let e: VmError = ErrorKind::Game(format!("move generation left {left} board(s) cloned: each `$CloneBoard` in a move word needs a `$DeallocateBoard`")).into();
+    if vm.config.strict {
+        return Err(e);
+    }
+    vm.warn_error(&e, "the boards were dropped");
     Ok(())
 }
 
