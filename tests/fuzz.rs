@@ -24,6 +24,9 @@ fn fuzz_config() -> Config {
         // The fuzzer runs native code too: every definition at its first
         // call, unless AXFORTH_JIT asks for something else.
         jit: if std::env::var_os(JitMode::ENV).is_some() { Config::default().jit } else { JitMode::All },
+        // Small, so that a generated program that makes memory grow meets
+        // the budget quickly.
+        max_memory: 16 << 20,
     }
 }
 

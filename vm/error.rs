@@ -27,6 +27,9 @@ pub enum ErrorKind {
     NegativeSize { word: &'static str, size: i32 },
     AddressOutOfRange { addr: i32, len: u32, size: u32 },
     DataSpaceExhausted { wanted: i64, free: i64 },
+    /// What the script made grow (saved boards, the moves and their
+    /// edits) would take the VM past `--max-memory`.
+    OutOfMemory { what: &'static str, bytes: u64, limit: u64 },
     StepLimit { limit: u64 },
     /// Stopped from outside (Ctrl-C in the REPL).
     Interrupted,
@@ -79,6 +82,7 @@ impl ErrorKind {
             NegativeSize { .. } => "negative-size",
             AddressOutOfRange { .. } => "address-out-of-range",
             DataSpaceExhausted { .. } => "data-space-exhausted",
+            OutOfMemory { .. } => "out-of-memory",
             StepLimit { .. } => "step-limit",
             Interrupted => "interrupted",
             OutOfTime { .. } => "out-of-time",
@@ -111,7 +115,7 @@ impl ErrorKind {
     /// runaway recursion go on branching.
     pub fn is_resource_limit(&self) -> bool {
         use ErrorKind::*;
-        matches!(self, StepLimit { .. } | Interrupted | OutOfTime { .. } | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. })
+        matches!(self, StepLimit { .. } | Interrupted | OutOfTime { .. } | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. } | OutOfMemory { .. })
     }
 
     /// What to do about it, shown after the word.
@@ -122,6 +126,7 @@ impl ErrorKind {
             StackOverflow { limit } => format!("more than {limit} cells; raise the limit with --stack-depth"),
             ReturnStackOverflow { limit } => format!("deeper than {limit}: runaway recursion? raise the limit with --return-depth"),
             DataSpaceExhausted { .. } => "raise the limit with --data-space".into(),
+            OutOfMemory { .. } => "a runaway loop? each `$CloneBoard` needs a `$DeallocateBoard`, each `$GenerateMoves` a `$DeallocateMoves`; raise the limit with --max-memory".into(),
             StepLimit { .. } => "an infinite loop? raise the budget with --max-steps".into(),
             NegativeIndex { .. } => "the index counts cells below the top: 0 is the top".into(),
             OutOfTime { .. } => "an engine must call `$Yield` and stop once `searching?` is false".into(),
@@ -148,6 +153,7 @@ impl ErrorKind {
                 format!("address out of range: {addr} (+{len} bytes; the data space is 0..{size})")
             }
             DataSpaceExhausted { wanted, free } => format!("data space exhausted: ALLOT of {wanted} bytes with {free} free"),
+            OutOfMemory { what, bytes, limit } => format!("out of memory: {what} would take the VM to {bytes} bytes, past its budget of {limit}"),
             StepLimit { limit } => format!("step budget of {limit} exhausted"),
             Interrupted => "interrupted".into(),
             OutOfTime { ms } => format!("still searching {:.1} s after its time per move ran out", *ms as f64 / 1000.0),

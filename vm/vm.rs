@@ -45,6 +45,10 @@ pub struct Config {
     pub strict: bool,
     /// When colon definitions get native code (`--jit`, `AXFORTH_JIT`).
     pub jit: crate::jit::JitMode,
+    /// What the VM may hold, in bytes: its data space, saved boards, move
+    /// lists and their edits (`Vm::memory_used`). Past it, what would
+    /// grow is an error instead (`ErrorKind::OutOfMemory`).
+    pub max_memory: u64,
 }
 
 impl Default for Config {
@@ -57,6 +61,10 @@ impl Default for Config {
             max_steps: None,
             seed: None,
             strict: false,
+            // A real game's search holds a few megabytes; this stays
+            // under what a 32-bit or a `ulimit -v 2000000` process can
+            // reserve besides.
+            max_memory: 1 << 30,
             // An unknown AXFORTH_JIT is reported by the CLI; here it
             // leaves the default.
             jit: crate::jit::JitMode::from_env().unwrap_or(crate::jit::JitMode::Auto),

@@ -54,6 +54,9 @@ struct Limits {
     /// How deep LOAD may nest
     #[arg(long, global = true, default_value_t = Config::default().load_depth)]
     load_depth: u32,
+    /// Memory budget of each VM in bytes: its data space, saved boards ($CloneBoard), move lists and their edits; what would grow past it ends the run (or the game) with an error
+    #[arg(long, global = true, default_value_t = Config::default().max_memory)]
+    max_memory: u64,
     /// Check game code (move words, events, engines) strictly: what the original Axiom tolerated becomes an error
     #[arg(long, global = true)]
     strict: bool,
@@ -81,6 +84,7 @@ impl Limits {
             seed: self.seed,
             strict: self.strict,
             jit,
+            max_memory: self.max_memory,
         })
     }
 }

@@ -64,6 +64,17 @@ impl<T: Copy + Default> Buf<T> {
         self.len += n;
     }
 
+    /// Values it holds room for without growing.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Bytes the next growth adds (`grow` at least doubles).
+    pub fn growth_bytes(&self) -> usize {
+        self.cap.max(8) * std::mem::size_of::<T>()
+    }
+
     #[inline]
     pub fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);

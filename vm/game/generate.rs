@@ -569,10 +569,10 @@ impl Vm {
     /// list directly).
     #[inline(always)]
     pub fn record_fast(&mut self, what: Recorded, a: i32, b: i32, then_add: bool) -> bool {
-        let g = &mut self.game.gen;
-        if !g.active {
+        if !self.game.gen.active || self.store_room().is_err() {
             return false;
         }
+        let g = &mut self.game.gen;
         let action = match what {
             Recorded::PlaceCurrent => Action::Place { pos: g.here, content: g.piece },
             Recorded::Move => Action::Move { from: a, to: b },
@@ -654,6 +654,7 @@ impl Vm {
             return Ok(0);
         }
         if self.game.gen.active {
+            self.store_room()?;
             self.game.record(a);
         } else {
             self.apply_edit(a)?;
@@ -812,6 +813,7 @@ fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
     if !vm.game.gen.active {
         return Err(game_error(format!("`{word}` outside move generation (only move words may use it)")));
     }
+    vm.store_room()?;
     commit_move(&mut vm.game, pass);
     Ok(())
 }

@@ -261,6 +261,5 @@ pub fn compile_into_move(vm: &mut Vm, action: MoveAction) -> Option<VmResult<()>
         MoveAction::Lit(n) => Action::Lit(n),
         MoveAction::Call(xt) => Action::Call(xt),
     };
-    vm.game.record(a);
-    Some(Ok(()))
+    Some(vm.store_room().map(|()| vm.game.record(a)))
 }

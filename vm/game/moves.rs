@@ -139,6 +139,23 @@ impl MoveStore {
         self.first = NO_LIST;
     }
 
+    /// The bytes its buffers hold room for.
+    pub fn reserved_bytes(&self) -> usize {
+        self.moves.capacity() * std::mem::size_of::<MoveRec>() + self.actions.capacity() * std::mem::size_of::<Action>()
+    }
+
+    /// An edit and a move fit without growing a buffer.
+    #[inline]
+    pub fn has_room(&self) -> bool {
+        self.actions.len() < self.actions.capacity() && self.moves.len() < self.moves.capacity()
+    }
+
+    /// The bytes the buffers that are full would add as they grow.
+    pub fn growth_bytes(&self) -> usize {
+        let full = |len: usize, cap: usize, grow: usize| if len < cap { 0 } else { grow };
+        full(self.actions.len(), self.actions.capacity(), self.actions.growth_bytes()) + full(self.moves.len(), self.moves.capacity(), self.moves.growth_bytes())
+    }
+
     /// An edit of the move being built.
     pub fn record(&mut self, a: Action) {
         self.actions.push(a);

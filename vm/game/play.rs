@@ -409,11 +409,51 @@ impl Vm {
 
     pub fn push_board(&mut self) -> VmResult<()> {
         let (region, len) = (self.game.board.region as i32, self.game.board.region_len as i32);
+        let saved = &self.game.snapshots;
+        if saved.capacity() - saved.len() < len.max(0) as usize {
+            let grown = (saved.len() + len.max(0) as usize).max(2 * saved.capacity());
+            let more = grown - saved.len();
+            self.memory_room(grown - saved.capacity(), "saved boards ($CloneBoard)")?;
+            self.game.snapshots.try_reserve_exact(more).map_err(|_| self.out_of_memory(more, "saved boards ($CloneBoard)"))?;
+        }
         let bytes = self.mem.slice(region, len)?;
         self.game.snapshots.extend_from_slice(bytes);
         self.game.snapshot_count += 1;
         self.game.search.keys.save();
         Ok(())
+    }
+
+    // ---- the memory budget (`--max-memory`) ---------------------------------
+
+    /// What the VM holds of what a script makes grow: its data space, the
+    /// saved boards, the move lists and their edits. (Code and the
+    /// dictionary grow only with the source read; native code has an
+    /// address space of its own, `jit::CODE_SPACE`.)
+    pub fn memory_used(&self) -> u64 {
+        self.mem.size() as u64 + self.game.snapshots.capacity() as u64 + self.game.store.reserved_bytes() as u64
+    }
+
+    /// Room for `more` bytes of `what` within `--max-memory`, or the error.
+    pub(crate) fn memory_room(&self, more: usize, what: &'static str) -> VmResult<()> {
+        let bytes = self.memory_used().saturating_add(more as u64);
+        if bytes > self.config.max_memory {
+            return Err(self.out_of_memory(more, what));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn out_of_memory(&self, more: usize, what: &'static str) -> crate::error::VmError {
+        ErrorKind::OutOfMemory { what, bytes: self.memory_used().saturating_add(more as u64), limit: self.config.max_memory }.into()
+    }
+
+    /// Room for an edit and a move in the move store, or the error.
+    #[inline]
+    pub(crate) fn store_room(&self) -> VmResult<()> {
+        if self.game.store.has_room() {
+            return Ok(());
+        }
+        self.memory_room(self.game.store.growth_bytes(), "move lists and their edits")
     }
 
     pub fn pop_board(&mut self) -> VmResult<()> {

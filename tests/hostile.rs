@@ -1,0 +1,55 @@
+//! Hostile inputs that make memory grow (issue 42): each file in
+//! `tests/hostile/` runs in a child process under `ulimit -v` (2 GB of
+//! address space), in every JIT mode, and must end in a clean
+//! out-of-memory error (exit status 1, the error on stderr) within its
+//! `--max-memory`: never a signal (an abort, the OOM killer) nor a hang.
+
+use std::process::Command;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/hostile");
+
+/// Runs `axforth VERB FILE` in the folder, under the address-space limit.
+fn run_limited(jit: &str, verb: &str, file: &str) -> std::process::Output {
+    let script = format!("ulimit -v 2000000 && exec \"$0\" --max-memory 64000000 --jit {jit} {verb} {file}");
+    Command::new("sh").arg("-c").arg(script).arg(env!("CARGO_BIN_EXE_axforth")).current_dir(DIR).output().unwrap()
+}
+
+fn assert_out_of_memory(verb: &str, file: &str, what: &str) {
+    for jit in ["off", "auto", "all"] {
+        let o = run_limited(jit, verb, file);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{file} under --jit {jit}: {:?}\n{stderr}", o.status);
+        assert!(stderr.contains(&format!("error: out of memory: {what} would take the VM to ")), "{file} under --jit {jit}:\n{stderr}");
+        assert!(stderr.contains("past its budget of 64000000") && stderr.contains(&format!("--> {file}:")), "{file} under --jit {jit}:\n{stderr}");
+    }
+}
+
+#[test]
+fn cloning_the_board_without_end() {
+    assert_out_of_memory("run", "clone-loop.4th", "saved boards ($CloneBoard)");
+}
+
+#[test]
+fn a_move_word_adding_moves_without_end() {
+    assert_out_of_memory("moves", "add-move-loop.4th", "move lists and their edits");
+}
+
+#[test]
+fn a_move_word_recording_edits_without_end() {
+    assert_out_of_memory("moves", "edit-loop.4th", "move lists and their edits");
+}
+
+#[test]
+fn a_move_word_compiling_literals_without_end() {
+    assert_out_of_memory("moves", "literal-loop.4th", "move lists and their edits");
+}
+
+/// The budget is the whole VM's: a data space larger than it leaves no
+/// room for a single saved board.
+#[test]
+fn the_budget_counts_the_data_space() {
+    let o = Command::new(env!("CARGO_BIN_EXE_axforth")).args(["--max-memory", "4000000", "run", "clone-loop.4th"]).current_dir(DIR).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("past its budget of 4000000"), "{stderr}");
+}
