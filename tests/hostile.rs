@@ -53,3 +53,20 @@ fn the_budget_counts_the_data_space() {
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("past its budget of 4000000"), "{stderr}");
 }
+
+/// `--timeout` ends any verb once it has run that long, whatever the
+/// file does: a move word that never ends under `perft`, `moves` and
+/// `check`, in every JIT mode.
+#[test]
+fn a_timeout_ends_a_move_word_that_never_ends() {
+    for jit in ["off", "auto", "all"] {
+        for verb in [&["perft", "endless-move-word.4th", "2"][..], &["moves", "endless-move-word.4th"], &["check", "endless-move-word.4th", "--max-steps", "100000000000"]] {
+            let start = std::time::Instant::now();
+            let o = Command::new(env!("CARGO_BIN_EXE_axforth")).args(["--timeout", "0.5", "--jit", jit]).args(verb).current_dir(DIR).output().unwrap();
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(124), "{verb:?} under --jit {jit}: {stderr}");
+            assert!(stderr.contains("error: timed out after 0.5 s (--timeout)"), "{stderr}");
+            assert!(start.elapsed() < std::time::Duration::from_secs(10), "{verb:?} took {:?}", start.elapsed());
+        }
+    }
+}

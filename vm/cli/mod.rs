@@ -54,6 +54,9 @@ struct Limits {
     /// How deep LOAD may nest
     #[arg(long, global = true, default_value_t = Config::default().load_depth)]
     load_depth: u32,
+    /// Wall-clock limit of the whole command in seconds: past it, it stops with an error (exit status 124), whatever the files do
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<std::time::Duration>,
     /// Memory budget of each VM in bytes: its data space, saved boards ($CloneBoard), move lists and their edits; what would grow past it ends the run (or the game) with an error
     #[arg(long, global = true, default_value_t = Config::default().max_memory)]
     max_memory: u64,
@@ -63,6 +66,30 @@ struct Limits {
     /// Native code for hot colon definitions: off (the interpreter only), auto (definitions that loop, or are called often), all (every definition at its first call); the default comes from AXFORTH_JIT, else auto
     #[arg(long, global = true, value_name = "off|auto|all", value_parser = parse_jit)]
     jit: Option<JitMode>,
+}
+
+fn parse_timeout(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs.is_finite() => std::time::Duration::try_from_secs_f64(secs).map_err(|e| e.to_string()),
+        _ => Err(format!("{s:?}: expected a positive number of seconds")),
+    }
+}
+
+/// `--timeout`: a watchdog that ends the process once the command has
+/// run that long. It lives outside the VM, so nothing a file does (a
+/// loop in native code, a search that never looks at the clock, a hang
+/// in the host) outlasts it.
+fn start_watchdog(limit: std::time::Duration) {
+    let spawned = std::thread::Builder::new().name("axforth-timeout".into()).spawn(move || {
+        std::thread::sleep(limit);
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        eprintln!("error: timed out after {:.1} s (--timeout)", limit.as_secs_f64());
+        std::process::exit(124);
+    });
+    if spawned.is_err() {
+        eprintln!("warning: --timeout: no thread for the watchdog; the command runs without a time limit");
+    }
 }
 
 fn parse_jit(s: &str) -> Result<JitMode, String> {
@@ -353,6 +380,9 @@ pub fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
     let config = cli.limits.config()?;
+    if let Some(limit) = cli.limits.timeout {
+        start_watchdog(limit);
+    }
     match cli.command {
         Command::Run { files } => run::run(config, &files),
         Command::Repl { files } => repl::repl(config, &files),
