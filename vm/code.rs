@@ -65,6 +65,20 @@ impl Code {
         at
     }
 
+    /// The bytes the instructions and their source positions hold room for.
+    pub fn reserved_bytes(&self) -> usize {
+        self.ops.capacity() * std::mem::size_of::<Op>() + self.info.capacity() * std::mem::size_of::<OpInfo>()
+    }
+
+    /// The bytes the next instruction adds by growing the tables (0 while
+    /// they have room; a growth at least doubles them).
+    pub fn growth_bytes(&self) -> usize {
+        if self.ops.len() < self.ops.capacity() && self.info.len() < self.info.capacity() {
+            return 0;
+        }
+        self.reserved_bytes()
+    }
+
     /// The instruction at `a`; the sentinel `Exit` for any address past
     /// the end.
     pub fn op(&self, a: Addr) -> Op {

@@ -255,6 +255,7 @@ impl Vm {
         if xt as usize >= self.dict.words.len() {
             return Err(ErrorKind::NotAnXt(crate::dictionary::token(xt)).into());
         }
+        self.code_room()?;
         let pos = self.token_pos();
         self.compile_word(xt, pos)
     }
@@ -264,6 +265,7 @@ impl Vm {
         if let Some(r) = crate::game::compile_into_move(self, crate::game::MoveAction::Lit(n)) {
             return r;
         }
+        self.code_room()?;
         let pos = self.token_pos();
         self.emit(Op::Lit(n), pos);
         Ok(())

@@ -54,8 +54,8 @@ struct Limits {
     /// How deep LOAD may nest
     #[arg(long, global = true, default_value_t = Config::default().load_depth)]
     load_depth: u32,
-    /// Wall-clock limit of the whole command in seconds: past it, it stops with an error (exit status 124), whatever the files do
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_timeout)]
+    /// Wall-clock limit in seconds: past it the command stops with an error (exit status 124), whatever the files do. Under `check`, each variant's (loading and its games; 300 if not given): a variant over it fails and the others go on
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = seconds)]
     timeout: Option<std::time::Duration>,
     /// Memory budget of each VM in bytes: its data space, saved boards ($CloneBoard), move lists and their edits; what would grow past it ends the run (or the game) with an error
     #[arg(long, global = true, default_value_t = Config::default().max_memory)]
@@ -66,13 +66,6 @@ struct Limits {
     /// Native code for hot colon definitions: off (the interpreter only), auto (definitions that loop, or are called often), all (every definition at its first call); the default comes from AXFORTH_JIT, else auto
     #[arg(long, global = true, value_name = "off|auto|all", value_parser = parse_jit)]
     jit: Option<JitMode>,
-}
-
-fn parse_timeout(s: &str) -> Result<std::time::Duration, String> {
-    match s.parse::<f64>() {
-        Ok(secs) if secs > 0.0 && secs.is_finite() => std::time::Duration::try_from_secs_f64(secs).map_err(|e| e.to_string()),
-        _ => Err(format!("{s:?}: expected a positive number of seconds")),
-    }
 }
 
 /// `--timeout`: a watchdog that ends the process once the command has
@@ -213,9 +206,6 @@ enum Command {
         /// cost of a check
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
-        /// Seconds a variant may take in all (loading and every game); more is a failure
-        #[arg(long, default_value = "300", value_parser = seconds)]
-        timeout: Duration,
         /// Print each variant's warnings under its line on stdout (without it they go to stderr)
         #[arg(long)]
         warnings: bool,
@@ -380,7 +370,9 @@ pub fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
     let config = cli.limits.config()?;
-    if let Some(limit) = cli.limits.timeout {
+    // `check` times each variant itself, so that one over its time fails
+    // and the rest go on.
+    if let (Some(limit), false) = (cli.limits.timeout, matches!(cli.command, Command::Check { .. })) {
         start_watchdog(limit);
     }
     match cli.command {
@@ -397,7 +389,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Perft { game, depth, divide, after } => {
             perft::perft(config, &game.open()?, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
-        Command::Check { paths, games, max_plies, timeout, warnings, json } => {
+        Command::Check { paths, games, max_plies, warnings, json } => {
+            let timeout = cli.limits.timeout.unwrap_or(Duration::from_secs(300));
             let options = check::CheckOptions { games, max_plies, timeout, json, warnings };
             check::check(config, &paths, &options)
         }

@@ -425,12 +425,23 @@ impl Vm {
 
     // ---- the memory budget (`--max-memory`) ---------------------------------
 
-    /// What the VM holds of what a script makes grow: its data space, the
-    /// saved boards, the move lists and their edits. (Code and the
-    /// dictionary grow only with the source read; native code has an
+    /// What the VM holds of what a script makes grow: its data space,
+    /// its code, the saved boards, the move lists and their edits. (The
+    /// dictionary grows only with the source read; native code has an
     /// address space of its own, `jit::CODE_SPACE`.)
     pub fn memory_used(&self) -> u64 {
-        self.mem.size() as u64 + self.game.snapshots.capacity() as u64 + self.game.store.reserved_bytes() as u64
+        let code = self.code.reserved_bytes() as u64;
+        self.mem.size() as u64 + code + self.game.snapshots.capacity() as u64 + self.game.store.reserved_bytes() as u64
+    }
+
+    /// Room for an instruction that script compiles as it runs
+    /// (`COMPILE-LITERAL`, `COMPILE`), or the error: code read from a file
+    /// is bounded by the file, code compiled in a loop is not.
+    pub(crate) fn code_room(&self) -> VmResult<()> {
+        match self.code.growth_bytes() {
+            0 => Ok(()),
+            more => self.memory_room(more, "compiled code (COMPILE-LITERAL, COMPILE)"),
+        }
     }
 
     /// Room for `more` bytes of `what` within `--max-memory`, or the error.
