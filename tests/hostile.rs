@@ -75,3 +75,31 @@ fn a_timeout_ends_a_move_word_that_never_ends() {
 fn compiling_code_without_end() {
     assert_out_of_memory("run", "compile-loop.4th", "compiled code (COMPILE-LITERAL, COMPILE)");
 }
+
+/// The malformed-input corpus (`tests/malformed/`, checked in process by
+/// `malformed.rs`) again as the command line runs it: each file in a
+/// child under the address-space limit, in every JIT mode, must end with
+/// status 1 and an `error:` naming the file, never a signal.
+#[test]
+fn the_malformed_corpus_ends_in_clean_errors_under_a_memory_limit() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/malformed");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "4th")).collect();
+    files.sort();
+    assert!(files.len() >= 50, "{} files", files.len());
+    for path in &files {
+        let text = std::fs::read(path).unwrap();
+        let header = String::from_utf8_lossy(&text[..text.iter().position(|&b| b == b'\n').unwrap_or(text.len())]).to_string();
+        if header.starts_with("\\ corpus: skip") {
+            continue;
+        }
+        let steps = header.split_whitespace().find_map(|p| p.strip_prefix("max-steps=")).unwrap_or("10000000").to_string();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        for jit in ["off", "auto", "all"] {
+            let script = format!("ulimit -v 2000000 && exec \"$0\" --max-steps {steps} --jit {jit} run \"{name}\"");
+            let o = Command::new("sh").arg("-c").arg(script).arg(env!("CARGO_BIN_EXE_axforth")).current_dir(dir).output().unwrap();
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{name} under --jit {jit}: {:?}\n{stderr}", o.status);
+            assert!(stderr.contains("error") && stderr.contains(".4th"), "{name} under --jit {jit}:\n{stderr}");
+        }
+    }
+}
