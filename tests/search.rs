@@ -144,7 +144,8 @@ fn a_script_engine_allocates_nothing_per_node() {
     let mut vm = start("scripts/othello/alphabeta.4th", &[]);
     let allocations = |vm: &mut Vm, depth: u32| {
         vm.run_text("test", format!("{depth} ab-depth !").as_bytes()).unwrap();
-        vm.game.search.limits = Limits { time: None, ..Limits::default() };
+        // Its depth bounds it; the time is only a backstop.
+        vm.game.search.limits = Limits { time: Some(std::time::Duration::from_secs(600)), ..Limits::default() };
         vm.generate_turn().unwrap();
         let engine = vm.engine_to_move();
         let before = allocations_so_far();
@@ -430,4 +431,21 @@ fn a_script_engine_that_never_gives_way_nor_reports_fails_clearly() {
     assert!(e.contains("still searching 1.") && e.contains("after its time per move ran out in `mute`"), "{e}");
     assert!(e.contains("mute.4th:8:"), "{e}");
     assert_eq!((vm.game.store.lists.len(), vm.game.snapshot_count, vm.game.script_lists), marks);
+}
+
+/// A depth does not bound a script engine: with a depth and no time per
+/// move (`autoplay --depth`), it gets the default time per move, and one
+/// that never gives way is stopped after it and the grace (it ran for
+/// ever).
+#[test]
+fn a_script_engine_under_a_depth_alone_still_has_a_time_per_move() {
+    let mut vm = start("tests/search/stuck.4th", &[]);
+    vm.game.search.limits = Limits { time: None, depth: Some(3), ..Limits::default() };
+    let (first, _) = first_move_and_marks(&mut vm);
+    let t0 = std::time::Instant::now();
+    let engine = vm.engine_to_move();
+    let m = vm.choose_move(engine).unwrap();
+    let took = t0.elapsed().as_secs_f64();
+    assert_eq!(axforth::game::moves::move_text(&vm.game, &vm.mem, m), first);
+    assert!((2.0..3.5).contains(&took), "stopped after {took:.2} s (default time per move 1 s, grace 1 s)");
 }

@@ -269,7 +269,14 @@ impl Vm {
         let (best, current) = (s.info.best_move.take(), s.info.current_move.take());
         s.info = Info { best_move: best.map(|mut b| { b.clear(); b }), current_move: current.map(|mut c| { c.clear(); c }), ..Info::default() };
         s.started = Some(now);
-        s.deadline = s.limits.time.map(|t| now + t);
+        // A depth does not bound a script engine, which only knows the
+        // clock (`searching?`): without a time per move it gets the
+        // default one, so that it ends.
+        let time = match engine {
+            Engine::Script(_) => s.limits.time.or(Limits::default().time),
+            _ => s.limits.time,
+        };
+        s.deadline = time.map(|t| now + t);
         // `player-to-move` answers this player while the engine runs.
         self.game.kernel.root_player = self.player_to_move();
         // A player without a side has nothing to search for: it throws
