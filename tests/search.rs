@@ -433,19 +433,18 @@ fn a_script_engine_that_never_gives_way_nor_reports_fails_clearly() {
     assert_eq!((vm.game.store.lists.len(), vm.game.snapshot_count, vm.game.script_lists), marks);
 }
 
-/// A depth does not bound a script engine: with a depth and no time per
-/// move (`autoplay --depth`), it gets the default time per move, and one
-/// that never gives way is stopped after it and the grace (it ran for
-/// ever).
+/// Script the built-in engine runs at every node (`OnEvaluate` here) is
+/// bound by the time per move too: one that never returns ends the
+/// search with an out-of-time error after the time and the grace (it
+/// hung unless --max-steps was given).
 #[test]
-fn a_script_engine_under_a_depth_alone_still_has_a_time_per_move() {
-    let mut vm = start("tests/search/stuck.4th", &[]);
-    vm.game.search.limits = Limits { time: None, depth: Some(3), ..Limits::default() };
-    let (first, _) = first_move_and_marks(&mut vm);
+fn an_event_that_never_returns_under_the_built_in_engine_is_stopped() {
+    let mut vm = start("tests/search/looping-eval.4th", &[]);
+    vm.game.search.limits = Limits { time: Some(std::time::Duration::from_millis(50)), ..Limits::default() };
+    vm.generate_turn().unwrap();
     let t0 = std::time::Instant::now();
-    let engine = vm.engine_to_move();
-    let m = vm.choose_move(engine).unwrap();
+    let e = vm.choose_move(Engine::Default).unwrap_err().to_string();
     let took = t0.elapsed().as_secs_f64();
-    assert_eq!(axforth::game::moves::move_text(&vm.game, &vm.mem, m), first);
-    assert!((2.0..3.5).contains(&took), "stopped after {took:.2} s (default time per move 1 s, grace 1 s)");
+    assert!(e.contains("still searching") && e.contains("OnEvaluate"), "{e}");
+    assert!((1.0..2.5).contains(&took), "stopped after {took:.2} s (time per move 0.05 s, grace 1 s)");
 }

@@ -44,7 +44,7 @@ pub struct AutoplayArgs {
     /// A game this long is adjudicated a draw
     #[arg(long, default_value_t = 1000)]
     max_plies: u32,
-    /// Seconds an engine may think per move (script engines are told through `searching?`, and stopped 1 s after it); default 1, none with --depth for the built-in engines (script engines keep 1: a depth does not bound them)
+    /// Seconds an engine may think per move (script engines are told through `searching?`; script run past it and 1 s more is stopped); default 1, none with --depth (then only --timeout bounds a search)
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds)]
     time_per_move: Option<Duration>,
     /// Plies the built-in search looks ahead (with no --time-per-move, the games repeat exactly under --seed)

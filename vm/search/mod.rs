@@ -269,14 +269,12 @@ impl Vm {
         let (best, current) = (s.info.best_move.take(), s.info.current_move.take());
         s.info = Info { best_move: best.map(|mut b| { b.clear(); b }), current_move: current.map(|mut c| { c.clear(); c }), ..Info::default() };
         s.started = Some(now);
-        // A depth does not bound a script engine, which only knows the
-        // clock (`searching?`): without a time per move it gets the
-        // default one, so that it ends.
-        let time = match engine {
-            Engine::Script(_) => s.limits.time.or(Limits::default().time),
-            _ => s.limits.time,
-        };
-        s.deadline = time.map(|t| now + t);
+        // Without a time per move (a depth, a number of playouts) a search
+        // is as long as it takes: `--timeout` bounds the whole command.
+        s.deadline = s.limits.time.map(|t| now + t);
+        // Script the engine runs (an event, a script engine) that goes on
+        // past the time per move and the grace is stopped there.
+        self.hard_deadline = s.deadline.map(|d| d + crate::outer::ENGINE_GRACE);
         // `player-to-move` answers this player while the engine runs.
         self.game.kernel.root_player = self.player_to_move();
         // A player without a side has nothing to search for: it throws
@@ -293,6 +291,7 @@ impl Vm {
             Engine::Default => alphabeta::best_move(self),
             Engine::Uct => uct::best_move(self),
         };
+        self.hard_deadline = None;
         if let Err(e) = &mut chosen {
             if !self.game.search.line.is_empty() && !is_interrupt(e) && !e.is_control() {
                 e.line = line_texts(self);
