@@ -825,6 +825,9 @@ impl Vm {
     /// `entry` and waits for it: as long as it takes under `all`, within
     /// `wait_budget` under `auto` (the slot stays `PENDING` until the
     /// answer is taken at a later call).
+    ///
+    /// `entry` indexes `slots` in bounds: `jit_native` found its slot, and
+    /// the table never shrinks.
     fn jit_compile(&mut self, entry: Addr) -> Option<NativeFn> {
         let Some(name) = self.jit_definition(entry).map(|w| w.display_name()) else {
             self.jit.slots[entry as usize] = NEVER;
