@@ -119,6 +119,33 @@ fn a_vm_put_back_compiles_nothing_new_for_its_next_game() {
     }
 }
 
+/// Native code is made once per process: a second VM of the same game,
+/// on another thread (as under `--jobs`), plays the same game with the
+/// code the first one's compiler made, and compiles nothing itself.
+#[test]
+fn a_second_vm_of_a_game_takes_the_native_code_the_first_made() {
+    let played = || {
+        let mut vm = Vm::new(Config { jit: JitMode::All, seed: Some(5), ..Config::default() }).unwrap();
+        vm.capture_output();
+        vm.load_game(&GameFile::script(&file("scripts/othello/othello.4th"))).unwrap();
+        vm.new_game().unwrap();
+        play_out(&mut vm);
+        vm
+    };
+    let mut first = played();
+    let (compiled, _, _) = first.jit_counts();
+    assert!(compiled > 0, "the first game made native code");
+    let (second_compiled, shared) = std::thread::spawn(move || {
+        let mut second = played();
+        (second.jit_counts().0, second.jit_shared())
+    })
+    .join()
+    .unwrap();
+    assert_eq!(second_compiled, compiled, "the second VM has native code for the same definitions");
+    assert_eq!(shared, second_compiled, "every definition of the second VM's came from the first's compiler");
+    drop(first);
+}
+
 #[test]
 fn a_vm_whose_loading_drew_random_numbers_is_not_put_back() {
     let mut vm = Vm::new(Config { seed: Some(5), ..Config::default() }).unwrap();
@@ -140,7 +167,30 @@ fn variants_defining_the_same_names_otherwise_each_play_their_own() {
     for jit in [JitMode::Auto, JitMode::All] {
         assert_eq!(match_of(twins, None, Limits::default(), 4, jit, true), interpreted, "--jit {jit:?}");
     }
-    for g in &interpreted {
+    check_choices(&interpreted, |seat, texts| if seat == 1 { texts.last() } else { texts.first() });
+}
+
+/// Two variants whose words lie at the same addresses with the same
+/// lengths, and differ in one literal (`skip`: 0 or 1), so that each one's
+/// native code would fit the other's calls: each plays its own, in every
+/// JIT mode, when both run in one process (native code is shared between
+/// VMs only where what it was made from is the same).
+#[test]
+fn variants_differing_at_the_same_address_share_no_native_code() {
+    let twins = ["tests/reuse/skip-0.4th", "tests/reuse/skip-1.4th"];
+    let interpreted = match_of(twins, None, Limits::default(), 4, JitMode::Off, true);
+    for jit in [JitMode::Auto, JitMode::All] {
+        for reuse in [true, false] {
+            assert_eq!(match_of(twins, None, Limits::default(), 4, jit, reuse), interpreted, "--jit {jit:?}, VMs reused: {reuse}");
+        }
+    }
+    check_choices(&interpreted, |seat, texts| texts.get(seat.min(texts.len() - 1)));
+}
+
+/// Every move of every game of `games` is the one `expected` picks from the
+/// legal moves' texts for the seat (0 or 1) of the variant that moved.
+fn check_choices(games: &[GameRecord], expected: impl Fn(usize, &[String]) -> Option<&String>) {
+    for g in games {
         assert!(g.error.is_none(), "game {}: {:?}", g.index, g.error);
         let mut vm = Vm::new(Config { seed: Some(1), ..Config::default() }).unwrap();
         vm.capture_output();
@@ -150,9 +200,8 @@ fn variants_defining_the_same_names_otherwise_each_play_their_own() {
             vm.generate_turn().unwrap();
             let texts = vm.move_texts();
             // Seat 0 moves first; seats[s] is the variant in seat s.
-            let last = g.seats[ply % 2] == 1;
-            let expected = if last { texts.last() } else { texts.first() };
-            assert_eq!(Some(played), expected, "game {} ply {}: {:?}", g.index, ply + 1, texts);
+            let variant = g.seats[ply % 2];
+            assert_eq!(Some(played), expected(variant, &texts), "game {} ply {}: {:?}", g.index, ply + 1, texts);
             let m = vm.find_move(played).unwrap();
             vm.make_move(m).unwrap();
             vm.game.store.pop_list();

@@ -30,6 +30,7 @@ mod generator;
 mod guard;
 mod helpers;
 mod shape;
+mod shared;
 mod translate;
 mod worker;
 
@@ -189,9 +190,14 @@ pub struct Jit {
     /// Where a syncing helper deoptimized.
     pub(crate) resume: Addr,
     pub compiled: u32,
+    /// Of those, definitions another VM's thread had compiled the same way
+    /// (`shared.rs`).
+    pub shared: u32,
     /// Of those, definitions with a fixed stack shape.
     pub fixed: u32,
     pub refused: u32,
+    /// The modules of other VMs that code in `slots` lives in.
+    borrowed: Vec<Arc<shared::Keep>>,
     /// Entries from the interpreter, and how many ended in a deopt.
     pub entries: u64,
     pub deopts: u64,
@@ -320,7 +326,7 @@ impl Jit {
         }));
         STARTED.get_or_init(Instant::now);
         let worker = if mode == JitMode::Off { None } else { worker::Worker::start() };
-        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
+        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
     }
 
     /// Takes the thread's answers that are in, without waiting.
@@ -380,8 +386,14 @@ impl Jit {
                 self.add_compile_time(spent);
                 self.driver = made;
             }
-            worker::Done::Word { entry, epoch, made, trusted, spent } => {
+            worker::Done::Word { entry, epoch, made, trusted, spent, from } => {
                 self.add_compile_time(spent);
+                if let Some(from) = from {
+                    self.shared += 1;
+                    if !self.borrowed.iter().any(|k| Arc::ptr_eq(k, &from)) {
+                        self.borrowed.push(from);
+                    }
+                }
                 self.in_flight = self.in_flight.saturating_sub(1);
                 let Some(slot) = self.slots.get_mut(entry as usize).filter(|s| **s == PENDING) else { return };
                 if epoch != self.epoch {
@@ -461,7 +473,7 @@ impl Drop for Vm {
         let jit = &self.jit;
         let Some(sites) = jit.deopt_sites.as_ref().filter(|_| jit.entries > 0) else { return };
         let ms = jit.compile_time.as_secs_f64() * 1e3;
-        eprintln!("jit: {} compiled ({} with a fixed shape), {} refused, {} entries, {} deopts, {ms:.1} ms compiling", jit.compiled, jit.fixed, jit.refused, jit.entries, jit.deopts);
+        eprintln!("jit: {} compiled ({} with a fixed shape, {} made by another VM), {} refused, {} entries, {} deopts, {ms:.1} ms compiling", jit.compiled, jit.fixed, jit.shared, jit.refused, jit.entries, jit.deopts);
         let mut top: Vec<_> = sites.iter().map(|(&at, &n)| (n, at)).collect();
         top.sort_unstable_by(|a, b| b.cmp(a));
         let word = |a: Addr| self.dict.words.iter().rev().find(|w| w.entry <= a && a < w.end).map_or("?".into(), |w| w.display_name());
@@ -647,7 +659,7 @@ impl Vm {
     /// steps is whole.
     fn jit_layout(&mut self) -> Option<translate::Layout> {
         let board = &self.game.board;
-        let (mem, mem_len) = self.mem.raw();
+        let (_, mem_len) = self.mem.raw();
         let cells_end = (board.cells as usize).checked_add(4 * board.positions)?;
         let blocks = board.walk_last() as usize + 1;
         let whole = board.walk_stride as usize == board.directions.len() * board.positions && board.walk.len() == blocks * board.walk_stride as usize;
@@ -659,9 +671,7 @@ impl Vm {
         Some(translate::Layout {
             positions: board.positions as u32,
             directions: board.directions.len() as u32,
-            // SAFETY: within the data space, checked above.
-            cells: unsafe { mem.add(board.cells as usize) } as usize,
-            walk: board.walk.as_ptr() as usize,
+            cells: board.cells as usize,
             walk_len: board.walk.len() as u64,
             symmetric: board.walk_last() > 0,
             friends: self.game.events.has_friends,
@@ -979,6 +989,14 @@ impl Vm {
     pub fn jit_counts(&mut self) -> (u32, u32, u32) {
         self.jit.settle();
         (self.jit.compiled, self.jit.fixed, self.jit.refused)
+    }
+
+    /// How many of the definitions with native code got code another VM
+    /// of the process had made for them (`shared.rs`), once the compiler
+    /// thread has answered everything asked of it.
+    pub fn jit_shared(&mut self) -> u32 {
+        self.jit.settle();
+        self.jit.shared
     }
 
     /// How many times native code was entered (each move word the

@@ -95,7 +95,7 @@ const PREPAID_FRAMES: usize = 8;
 pub(super) type Directs<'a> = &'a dyn Fn(u32) -> Option<Direct>;
 
 /// A direct word as native code calls it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Direct {
     pub ins: u32,
     pub outs: u32,
@@ -108,11 +108,12 @@ pub(super) struct Words<'a> {
     pub directs: Directs<'a>,
     /// `Dictionary::targets`: what EXECUTE does with each xt (fixed once
     /// the word exists), for tokens known at translation time.
-    pub targets: &'a [i32],
-    /// The data space as it is now (it never moves nor shrinks): a cell
-    /// at a known address needs no bounds check, and what it holds now is
-    /// a guess of what it will hold (a table of tokens).
-    pub data: &'a [u8],
+    pub targets: &'a dyn Fn(u32) -> Option<i32>,
+    /// The cell at an address of the data space as it is now (it never
+    /// moves nor shrinks; `None` past what was written): a cell at a known
+    /// address needs no bounds check, and what it holds now is a guess of
+    /// what it will hold (a table of tokens).
+    pub data: &'a dyn Fn(usize) -> Option<[u8; 4]>,
     /// The EXECUTEs whose guessed token missed too often to be trusted.
     pub unguessed: &'a dyn Fn(Addr) -> bool,
     /// Where the EXECUTEs translated trusting a guess are noted.
@@ -129,14 +130,15 @@ pub(super) struct Words<'a> {
 /// The board's layout as native code builds it in (`Vm::jit_layout`): the
 /// code is thrown away before the layout changes, so a step is a load
 /// from a known table, and a cell a load from a known address.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Layout {
     pub positions: u32,
     pub directions: u32,
-    /// The address of position 0's cell.
+    /// Where position 0's cell is in the data space.
     pub cells: usize,
-    /// `Board::walk`: its address and length.
-    pub walk: usize,
+    /// `Board::walk`'s length (the table itself is read through the
+    /// context: the code holds no address of one VM's, so that any VM
+    /// with the same layout may run it).
     pub walk_len: u64,
     /// Some player walks the directions as others do not: the player's
     /// block of the table is looked up at each step.
@@ -404,6 +406,9 @@ struct Vars {
     mem_len: Variable,
     /// Stores are checked against this (`Memory::written`), not `mem_len`.
     store_len: Variable,
+    /// `JitCtx::walk`: fixed while native code that built the layout in
+    /// lives (the code is thrown away before the table changes).
+    walk: Variable,
 }
 
 struct Translator<'a> {
@@ -414,8 +419,8 @@ struct Translator<'a> {
     /// How direct words are called, and which they are.
     direct_sig: Option<SigRef>,
     directs: Directs<'a>,
-    targets: &'a [i32],
-    data: &'a [u8],
+    targets: &'a dyn Fn(u32) -> Option<i32>,
+    data: &'a dyn Fn(usize) -> Option<[u8; 4]>,
     layout: Option<Layout>,
     /// `Words::defer_epoch`.
     defer_epoch: u32,
@@ -710,6 +715,7 @@ impl<'a> Translator<'a> {
             mem: b.declare_var(ptr),
             mem_len: b.declare_var(I64),
             store_len: b.declare_var(I64),
+            walk: b.declare_var(ptr),
         };
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
@@ -735,8 +741,8 @@ impl<'a> Translator<'a> {
             helper_sig,
             direct_sig: None,
             directs: &|_| None,
-            targets: &[],
-            data: &[],
+            targets: &|_| None,
+            data: &|_| None,
             layout: None,
             defer_epoch: 0,
             here_known: None,
@@ -826,6 +832,7 @@ impl<'a> Translator<'a> {
             (self.v.mem, ptr, offset_of!(JitCtx, mem)),
             (self.v.mem_len, I64, offset_of!(JitCtx, mem_len)),
             (self.v.store_len, I64, offset_of!(JitCtx, store_len)),
+            (self.v.walk, ptr, offset_of!(JitCtx, walk)),
         ];
         // Read-only while the function runs, so a field it never uses is
         // not loaded at all.
@@ -1675,7 +1682,7 @@ impl<'a> Translator<'a> {
 
     fn fetch(&mut self, addr: Value, at: Addr) -> Value {
         if let Some(a) = self.folded(addr).and_then(|a| usize::try_from(a).ok()) {
-            if let Some(&[b0, b1, b2, b3]) = self.data.get(a..a + 4) {
+            if let Some([b0, b1, b2, b3]) = (self.data)(a) {
                 // Within the data space, which never shrinks: no check.
                 let mem = self.var(self.v.mem);
                 let x = self.b.ins().load(I32, data(), mem, a as i32);
@@ -3176,7 +3183,7 @@ impl<'a> Translator<'a> {
     /// for a direction, else the word's entry.
     fn target_of(&self, xt: i32) -> Option<i32> {
         let index = xt.checked_sub(crate::dictionary::XT_BASE).filter(|&i| i >= 0)?;
-        self.targets.get(index as usize).copied()
+        (self.targets)(index as u32)
     }
 
     /// `EXECUTE` of a token known here (`['] nw step`): a direction is a

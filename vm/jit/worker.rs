@@ -18,8 +18,12 @@
 //! waited for, as before, so that tests see every definition compiled.
 //!
 //! The module lives as long as the thread, which ends when the VM drops
-//! its end of the channel: the code is freed then, when nothing can run it.
+//! its end of the channel; its code lives on while other VMs run it
+//! (`shared.rs`: a definition compiled here is offered to every VM of the
+//! process, and a job whose definition another thread compiled the same
+//! way is answered with that code).
 
+use super::shared::{self, Answer, Ask, Keep, Reads};
 use super::translate::{self, Direct, Driver, Layout, PlanShape, Trampoline};
 use super::{GuardCheck, NativeFn, CODE_SPACE};
 use crate::ops::{Addr, Op};
@@ -111,7 +115,9 @@ pub(super) enum Done {
     /// The generic generator loop (`translate::driver`), made once the
     /// thread is first idle.
     Driver(Option<Driver>, Duration),
-    Word { entry: Addr, epoch: u32, made: Option<(NativeFn, bool)>, trusted: Vec<Addr>, spent: Duration },
+    /// A definition's code; `from` holds the module it lives in when
+    /// another VM's thread made it (`shared.rs`), and it was not made now.
+    Word { entry: Addr, epoch: u32, made: Option<(NativeFn, bool)>, trusted: Vec<Addr>, spent: Duration, from: Option<Arc<Keep>> },
     Plan { made: Option<Driver>, spent: Duration },
 }
 
@@ -140,12 +146,20 @@ impl Worker {
 
 fn serve(jobs: Receiver<Job>, done: Sender<Done>) {
     let start = Instant::now();
-    let mut module = make_module();
-    let ready = module.as_mut().and_then(translate::trampoline);
+    let Some(mut module) = make_module() else {
+        let _ = done.send(Done::Ready(None, start.elapsed()));
+        return;
+    };
+    let keep = Keep::new();
+    serve_with(&mut module, &keep, jobs, done, start);
+    keep.retire(module);
+}
+
+fn serve_with(m: &mut JITModule, keep: &Arc<Keep>, jobs: Receiver<Job>, done: Sender<Done>, start: Instant) {
+    let ready = translate::trampoline(m);
     if done.send(Done::Ready(ready, start.elapsed())).is_err() || ready.is_none() {
-        return free(module);
+        return;
     }
-    let Some(m) = module.as_mut() else { return };
     // The generic generator loop (a millisecond's work) is made when
     // there is nothing else to do: the definitions asked for first are
     // the ones a run is waiting for.
@@ -170,10 +184,16 @@ fn serve(jobs: Receiver<Job>, done: Sender<Done>) {
         };
         let start = Instant::now();
         let answer = match job {
-            Job::Word(job) => {
-                let (made, trusted) = compile_word(m, &job);
-                Done::Word { entry: job.entry, epoch: job.epoch, made, trusted, spent: start.elapsed() }
-            }
+            Job::Word(job) => match shared::find(job.entry, job.layout, job.defer_epoch, &|q| answer(&job, q)) {
+                Some((made, trusted, from)) => {
+                    let from = (!Arc::ptr_eq(&from, keep)).then_some(from);
+                    Done::Word { entry: job.entry, epoch: job.epoch, made: Some(made), trusted, spent: Duration::ZERO, from }
+                }
+                None => {
+                    let (made, trusted) = compile_word(m, keep, &job);
+                    Done::Word { entry: job.entry, epoch: job.epoch, made, trusted, spent: start.elapsed(), from: None }
+                }
+            },
             Job::Plan { checks, followed, positions } => {
                 let shape = PlanShape { checks: &checks, followed: &followed, positions };
                 Done::Plan { made: translate::driver(m, Some(&shape)), spent: start.elapsed() }
@@ -183,39 +203,72 @@ fn serve(jobs: Receiver<Job>, done: Sender<Done>) {
             break;
         }
     }
-    free(module);
 }
 
-/// Frees the module's code: the VM that ran it is gone (its end of the
-/// channel dropped), or it never got any.
-fn free(module: Option<JITModule>) {
-    if let Some(m) = module {
-        // SAFETY: no VM holds a pointer into this module's code any more.
-        unsafe { m.free_memory() };
+/// What `job`'s VM answers to question `q` of a compilation.
+fn answer(job: &WordJob, q: Ask) -> Answer {
+    let view = &*job.view;
+    match q {
+        Ask::Ops(entry) => Answer::Ops(view.ops_of(entry)),
+        Ask::Host(id) => Answer::Effect(view.host_effects.get(id as usize).copied().flatten()),
+        Ask::Direct(id) => Answer::Direct(view.directs.get(id as usize).copied().flatten()),
+        Ask::Defer(slot) => Answer::Addr(job.defers.get(slot as usize).copied().flatten()),
+        Ask::Unguessed(at) => Answer::Flag(job.unguessed.contains(&at)),
+        Ask::Target(index) => Answer::Cell(view.targets.get(index as usize).copied()),
+        Ask::Data(at) => Answer::Bytes(job.data.get(at..at.saturating_add(4)).map(|b| [b[0], b[1], b[2], b[3]])),
     }
 }
 
-fn compile_word(module: &mut JITModule, job: &WordJob) -> (Option<(NativeFn, bool)>, Vec<Addr>) {
-    let view = &*job.view;
-    let Some(ops) = view.ops_of(job.entry) else { return (None, Vec::new()) };
-    let ops_of = |entry: Addr| view.ops_of(entry);
-    let host_effect = |id: u32| view.host_effects.get(id as usize).copied().flatten();
-    let directs = |id: u32| view.directs.get(id as usize).copied().flatten();
-    let defers = |slot: u32| job.defers.get(slot as usize).copied().flatten();
-    let unguessed = |at: Addr| job.unguessed.contains(&at);
+/// Compiles `job`'s definition, noting every question the translator
+/// asked and offering the code to the other VMs (`shared.rs`).
+fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Option<(NativeFn, bool)>, Vec<Addr>) {
+    let Some(ops) = job.view.ops_of(job.entry) else { return (None, Vec::new()) };
+    let answers = std::cell::RefCell::new(HashMap::new());
+    let ask = |q: Ask| answers.borrow_mut().entry(q).or_insert_with(|| answer(job, q)).clone();
+    let ops_of = |entry: Addr| match ask(Ask::Ops(entry)) {
+        Answer::Ops(ops) => ops,
+        _ => None,
+    };
+    let host_effect = |id: u32| match ask(Ask::Host(id)) {
+        Answer::Effect(e) => e,
+        _ => None,
+    };
+    let directs = |id: u32| match ask(Ask::Direct(id)) {
+        Answer::Direct(d) => d,
+        _ => None,
+    };
+    let defers = |slot: u32| match ask(Ask::Defer(slot)) {
+        Answer::Addr(a) => a,
+        _ => None,
+    };
+    let unguessed = |at: Addr| matches!(ask(Ask::Unguessed(at)), Answer::Flag(true));
+    let targets = |index: u32| match ask(Ask::Target(index)) {
+        Answer::Cell(c) => c,
+        _ => None,
+    };
+    let data = |at: usize| match ask(Ask::Data(at)) {
+        Answer::Bytes(b) => b,
+        _ => None,
+    };
     let trusted = std::cell::RefCell::new(Vec::new());
     let words = translate::Words {
         defer_epoch: job.defer_epoch,
         directs: &directs,
-        targets: &view.targets,
-        data: &job.data,
+        targets: &targets,
+        data: &data,
         unguessed: &unguessed,
         trusted: &trusted,
         layout: job.layout,
         name: job.name.clone(),
     };
     let made = translate::compile(module, job.entry, &ops, &ops_of, &host_effect, &defers, words);
-    (made, trusted.into_inner())
+    let trusted = trusted.into_inner();
+    if let Some(made) = made {
+        let mut answers = answers.into_inner();
+        answers.insert(Ask::Ops(job.entry), Answer::Ops(Some(ops)));
+        shared::offer(job.entry, keep, Reads { layout: job.layout, defer_epoch: job.defer_epoch, answers }, made, trusted.clone());
+    }
+    (made, trusted)
 }
 
 fn make_module() -> Option<JITModule> {

@@ -391,7 +391,10 @@ impl Translator<'_> {
     fn cell_on_board(&mut self, layout: Layout, pos: Value) -> Value {
         let wide = self.b.ins().uextend(I64, pos);
         let scaled = self.b.ins().ishl_imm_s(wide, 2);
-        let p = self.b.ins().iadd_imm_s(scaled, layout.cells as i64);
+        let off = self.b.ins().iadd_imm_s(scaled, layout.cells as i64);
+        let mem = self.var(self.v.mem);
+        let off = if self.ptr == I64 { off } else { self.b.ins().ireduce(self.ptr, off) };
+        let p = self.b.ins().iadd(mem, off);
         self.b.ins().load(I32, super::data(), p, 0)
     }
 
@@ -625,7 +628,7 @@ impl Translator<'_> {
             i = self.b.ins().iadd(block, i);
         }
         let in_table = (!whole).then(|| self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, i, layout.walk_len as i64));
-        let table = self.b.ins().iconst(self.ptr, layout.walk as i64);
+        let table = self.var(self.v.walk);
         (in_table, i, table)
     }
 }
