@@ -71,6 +71,28 @@ fn a_timeout_ends_a_move_word_that_never_ends() {
     }
 }
 
+/// The built-in engines on a game of 90,000 moves a turn. UCT's tree
+/// grows by megabytes an iteration and stops growing at the budget (the
+/// search then plays what it has): before, it grew to 24 GB in one
+/// 2-second search, and under the address-space limit the process
+/// aborted. Alpha-beta's first look at every move, which the time per
+/// move does not cut, stops after the grace (before: over a minute a
+/// move, the default evaluation reading 90,000 squares at each leaf).
+#[test]
+fn engines_on_a_game_of_very_many_moves_stay_within_budget_and_time() {
+    for engine in ["uct", "search"] {
+        for jit in ["off", "auto", "all"] {
+            let start = std::time::Instant::now();
+            let o = run_limited(jit, "autoplay", &format!("wide.4th wide.4th --engine {engine} -n 1 --max-plies 2 --time-per-move 1"));
+            let (stdout, stderr) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+            assert_eq!(o.status.code(), Some(0), "{engine} under --jit {jit}: {:?}\n{stderr}", o.status);
+            assert!(stdout.contains("Games: 1,"), "{engine} under --jit {jit}:\n{stdout}\n{stderr}");
+            // Two moves of at most the time per move and the grace (1 s).
+            assert!(start.elapsed() < std::time::Duration::from_secs(8), "{engine} under --jit {jit} took {:?}", start.elapsed());
+        }
+    }
+}
+
 #[test]
 fn compiling_code_without_end() {
     assert_out_of_memory("run", "compile-loop.4th", "compiled code (COMPILE-LITERAL, COMPILE)");

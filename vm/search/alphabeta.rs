@@ -172,7 +172,7 @@ impl Searcher<'_> {
     /// mover has no side), within alpha..beta.
     #[allow(clippy::too_many_arguments)]
     fn child(&mut self, vm: &mut Vm, m: usize, depth: u32, ply: u32, alpha: i64, beta: i64, may_stop: bool) -> VmResult<i64> {
-        if may_stop && vm.game.search.should_stop() {
+        if if may_stop { vm.game.search.should_stop() } else { vm.game.search.must_stop() } {
             return Err(interrupted());
         }
         let whole = !vm.game.store.moves[m].is_partial() && vm.side_to_move().is_some();

@@ -73,7 +73,7 @@ impl MaxN {
 
     /// The scores of the position move m leads to.
     fn child(&self, vm: &mut Vm, m: usize, depth: u32, ply: u32, may_stop: bool) -> VmResult<Scores> {
-        if may_stop && vm.game.search.should_stop() {
+        if if may_stop { vm.game.search.should_stop() } else { vm.game.search.must_stop() } {
             return Err(interrupted());
         }
         let whole = !vm.game.store.moves[m].is_partial() && vm.side_to_move().is_some();

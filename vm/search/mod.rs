@@ -141,6 +141,14 @@ impl Search {
     pub fn should_stop(&self) -> bool {
         self.stop_requested() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
+
+    /// Past the time per move and the grace after it, or told to stop:
+    /// what even a search's first look at every move (which the time
+    /// alone does not cut) stops at, so that a game whose moves are many
+    /// and slow still gets a move in bounded time.
+    pub fn must_stop(&self) -> bool {
+        self.stop_requested() || self.deadline.is_some_and(|d| Instant::now() >= d + crate::outer::ENGINE_GRACE)
+    }
 }
 
 /// Why a search ended early (not an error of the script).

@@ -8,7 +8,8 @@
 //! descent samples its moves uniformly, as `{random}` plays them, instead
 //! of choosing by UCB1. A game that ends on such a player's turn is a
 //! draw, as the tournament scores it. When the iterations or the time run
-//! out (the clock only once every root move has had its visit), the
+//! out (the clock only once every root move has had its visit), or the
+//! tree has grown to the memory budget (`--max-memory`), the
 //! most-visited move is played. Game ends found in the tree are proven
 //! upwards (MCTS-Solver, Winands, Björnsson and Saito 2008): a node is
 //! won for its mover once one move from it wins, and settled once all its
@@ -129,6 +130,9 @@ pub struct Tree {
     judge: Option<Judge>,
     /// Random games are judged after this many moves, and as many after.
     judge_every: u32,
+    /// The tree has grown to the memory budget (`--max-memory`): the
+    /// search ends with what it has.
+    full: bool,
 }
 
 impl Tree {
@@ -138,6 +142,17 @@ impl Tree {
         self.path.clear();
         self.judge = None;
         self.judge_every = 0;
+        self.full = false;
+    }
+
+    /// Room for `n` more nodes within what the VM may still use; when
+    /// there is none, the tree is full.
+    fn room_for(&mut self, vm: &Vm, n: usize) -> bool {
+        let node = std::mem::size_of::<Node>();
+        let bytes = (self.nodes.len() + n).saturating_mul(node);
+        let room = vm.memory_room(bytes, "UCT's tree").is_ok() && self.nodes.try_reserve(n).is_ok();
+        self.full |= !room;
+        room
     }
 }
 
@@ -160,6 +175,13 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
         None => None,
     };
     tree.nodes.clear();
+    tree.full = false;
+    if !tree.room_for(vm, 1 + range.len()) {
+        let bytes = (1 + range.len()).saturating_mul(std::mem::size_of::<Node>());
+        vm.memory_room(bytes, "UCT's tree")?;
+        // Within the budget, but the system would not give it.
+        return Err(crate::error::ErrorKind::OutOfMemory { what: "UCT's tree", bytes: bytes as u64, limit: vm.config.max_memory }.into());
+    }
     tree.nodes.push(Node { first: 1, children: range.len() as u32, visits: 0, reward: 0.0, side: None, expanded: true, terminal: None });
     add_children(tree, range.len(), me);
     let limit = vm.game.search.limits.iterations;
@@ -176,7 +198,7 @@ fn search(vm: &mut Vm, tree: &mut Tree) -> VmResult<usize> {
         // As alpha-beta's first iteration, the first visit of every root
         // move is not cut by the clock: a move never looked at cannot be
         // chosen for a reason.
-        if limit.is_some_and(|n| iterations >= n) || (iterations >= range.len() as u64 && vm.game.search.should_stop()) || tree.nodes[0].terminal.is_some() {
+        if limit.is_some_and(|n| iterations >= n) || (iterations >= range.len() as u64 && vm.game.search.should_stop()) || vm.game.search.must_stop() || tree.nodes[0].terminal.is_some() || tree.full {
             break;
         }
         deepest = deepest.max(iterate(vm, tree, c)?);
@@ -295,6 +317,10 @@ fn descend(vm: &mut Vm, tree: &mut Tree, c: f64) -> VmResult<Outcome> {
             let n = vm.game.store.count();
             let first = tree.nodes.len() as u32;
             let side = vm.side_to_move();
+            if !tree.room_for(vm, n) {
+                // Left a leaf: this iteration's random game still counts.
+                return playout(vm, &mut tree.judge, tree.judge_every);
+            }
             add_children(tree, n, side);
             let node = &mut tree.nodes[at];
             (node.first, node.children, node.expanded) = (first, n as u32, true);
