@@ -93,6 +93,22 @@ fn engines_on_a_game_of_very_many_moves_stay_within_budget_and_time() {
     }
 }
 
+/// Under `check`, `--timeout` is each variant's time, and script that
+/// runs past it is stopped wherever it is: a move word that never ends,
+/// with a step budget that would last for hours.
+#[test]
+fn check_stops_a_move_word_that_never_ends_at_the_variant_time() {
+    for jit in ["off", "auto", "all"] {
+        let start = std::time::Instant::now();
+        let o = Command::new(env!("CARGO_BIN_EXE_axforth")).args(["--jit", jit, "check", "endless-move-word.4th", "--timeout", "0.5", "--max-steps", "1000000000000000"]).current_dir(DIR).output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "--jit {jit}: {stdout}");
+        assert!(stdout.contains("error: timed out: past the 0.5 s this run may take (--timeout)"), "--jit {jit}: {stdout}");
+        assert!(stdout.contains("endless-move-word.4th:4:"), "--jit {jit}: {stdout}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "--jit {jit} took {:?}", start.elapsed());
+    }
+}
+
 #[test]
 fn compiling_code_without_end() {
     assert_out_of_memory("run", "compile-loop.4th", "compiled code (COMPILE-LITERAL, COMPILE)");

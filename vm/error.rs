@@ -36,6 +36,9 @@ pub enum ErrorKind {
     /// A script engine ran past its time per move and the grace after it
     /// without giving way (`$Yield` … `searching?`).
     OutOfTime { ms: u64 },
+    /// The run went past the time its command allows it (`check`'s time
+    /// per variant, `Vm::set_time_limit`).
+    TimedOut { ms: u64 },
     /// Script run by native words run by script…, too deep.
     NestingLimit { limit: u32 },
     UnsetDefer(String),
@@ -86,6 +89,7 @@ impl ErrorKind {
             StepLimit { .. } => "step-limit",
             Interrupted => "interrupted",
             OutOfTime { .. } => "out-of-time",
+            TimedOut { .. } => "timed-out",
             NestingLimit { .. } => "nesting-limit",
             UnsetDefer(_) => "unset-defer",
             NotAnXt(_) => "not-an-xt",
@@ -115,7 +119,7 @@ impl ErrorKind {
     /// runaway recursion go on branching.
     pub fn is_resource_limit(&self) -> bool {
         use ErrorKind::*;
-        matches!(self, StepLimit { .. } | Interrupted | OutOfTime { .. } | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. } | OutOfMemory { .. })
+        matches!(self, StepLimit { .. } | Interrupted | OutOfTime { .. } | TimedOut { .. } | NestingLimit { .. } | StackOverflow { .. } | ReturnStackOverflow { .. } | LoadDepth { .. } | DataSpaceExhausted { .. } | OutOfMemory { .. })
     }
 
     /// What to do about it, shown after the word.
@@ -156,6 +160,7 @@ impl ErrorKind {
             OutOfMemory { what, bytes, limit } => format!("out of memory: {what} would take the VM to {bytes} bytes, past its budget of {limit}"),
             StepLimit { limit } => format!("step budget of {limit} exhausted"),
             Interrupted => "interrupted".into(),
+            TimedOut { ms } => format!("timed out: past the {} s this run may take (--timeout)", *ms as f64 / 1000.0),
             OutOfTime { ms } => format!("still searching {:.1} s after its time per move ran out", *ms as f64 / 1000.0),
             NestingLimit { limit } => format!(
                 "script called from native words nested deeper than {limit} (a move that plays itself, or generates moves inside a move word, without end?)"

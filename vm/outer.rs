@@ -46,10 +46,17 @@ impl Vm {
         }
     }
 
+    /// Script this VM runs stops with an error once `limit` has passed
+    /// since `start` (checked between slices of steps, as Ctrl-C is),
+    /// whatever it runs: a move word that never ends, under `check`.
+    pub fn set_time_limit(&mut self, limit: Option<(std::time::Instant, std::time::Duration)>) {
+        self.time_limit = limit.map(|(start, l)| (start + l, l));
+    }
+
     /// Each top-level run gets the whole `--max-steps` budget.
     pub fn refill_steps(&mut self) {
         let budget = self.config.max_steps.unwrap_or(u64::MAX);
-        let sliced = self.interrupt.is_some() || self.hard_deadline.is_some();
+        let sliced = self.interrupt.is_some() || self.hard_deadline.is_some() || self.time_limit.is_some();
         self.steps_left = if sliced { budget.min(STEP_SLICE) } else { budget };
         self.steps_reserve = budget - self.steps_left;
     }
@@ -69,6 +76,12 @@ impl Vm {
             if now >= deadline {
                 self.steps_reserve = 0;
                 return Err(ErrorKind::OutOfTime { ms: (ENGINE_GRACE + (now - deadline)).as_millis() as u64 });
+            }
+        }
+        if let Some((end, limit)) = self.time_limit {
+            if std::time::Instant::now() >= end {
+                self.steps_reserve = 0;
+                return Err(ErrorKind::TimedOut { ms: limit.as_millis() as u64 });
             }
         }
         if self.steps_reserve == 0 {

@@ -284,6 +284,9 @@ pub struct Vm {
     /// then handed out in slices, as for `interrupt`, and looked at
     /// between them.
     pub(crate) hard_deadline: Option<std::time::Instant>,
+    /// When the command's time for this VM's runs ends, and how long it
+    /// was (`set_time_limit`): script still running then is stopped.
+    pub(crate) time_limit: Option<(std::time::Instant, std::time::Duration)>,
     /// Where WORDS wraps its lines.
     pub columns: usize,
     /// Where the data stack of the innermost frame starts in `Stacks::ds`:
@@ -371,6 +374,7 @@ impl Vm {
             steps_reserve: 0,
             interrupt: None,
             hard_deadline: None,
+            time_limit: None,
             columns: 80,
             ds_base: 0,
             tolerant: false,

@@ -133,12 +133,15 @@ fn check_file(config: &Config, file: &Result<GameFile, Unopened>, options: &Chec
     };
     let report = Report { path: file.label(), ..Report::default() };
     let started = Instant::now();
-    let deadline = started + options.timeout;
-    let report = check_games(config, file, options, deadline, report);
+    let report = check_games(config, file, options, (started, options.timeout), report);
     Report { seconds: started.elapsed().as_secs_f64(), ..report }
 }
 
-fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, deadline: Instant, mut report: Report) -> Report {
+/// `time`: when the variant's check started, and how long it may take
+/// (script still running then stops with an error; between plies the
+/// clock is read too).
+fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, time: (Instant, Duration), mut report: Report) -> Report {
+    let deadline = time.0 + time.1;
     let text = |e: axforth::VmError| first_lines(&e.to_string());
     // The variant is loaded (and its hot words compiled) once; each game
     // after the first starts from the VM put back as loaded, which plays
@@ -160,6 +163,7 @@ fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, deadlin
                     }
                 };
                 vm.capture_output();
+                vm.set_time_limit(Some(time));
                 if let Err(e) = vm.load_game(file).and_then(|()| vm.check_loaded()) {
                     report.error = Some(text(e));
                     return report;
