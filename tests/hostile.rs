@@ -109,6 +109,53 @@ fn check_stops_a_move_word_that_never_ends_at_the_variant_time() {
     }
 }
 
+/// A `{search-engine}` that never gives way (`BEGIN AGAIN`, no `$Yield`),
+/// from the command line under the address-space limit: stopped 1 s after
+/// its time per move, its game recorded as an engine error.
+#[test]
+fn an_engine_that_never_gives_way_is_stopped() {
+    for jit in ["off", "auto", "all"] {
+        let start = std::time::Instant::now();
+        let o = run_limited(jit, "autoplay", "../search/mute.4th ../search/mute.4th -n 1 --time-per-move 0.2");
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "--jit {jit}: {:?}\n{stdout}", o.status);
+        assert!(stdout.contains("1 game(s) ended in an error") && stdout.contains("still searching 1.") && stdout.contains("mute.4th:8:"), "--jit {jit}:\n{stdout}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "--jit {jit} took {:?}", start.elapsed());
+    }
+}
+
+/// Many definitions with a loop, each called once: what the interpreter
+/// runs at once must not wait for native code to be made for each (it
+/// did: 3,000 such words took 11 s under `auto`). Under `auto` the run is
+/// about as long as the interpreter's and prints the same; `all`, which
+/// compiles each before its call, still ends, under the memory limit.
+#[test]
+fn many_loop_words_called_once() {
+    let dir = std::env::temp_dir().join(format!("axforth-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("loops.4th");
+    let mut text = String::new();
+    for i in 0..3000 {
+        text += &format!(": w{i} ( -- n ) 0 {} 0 DO I + LOOP ;\nw{i} DROP\n", 10 + i % 7);
+    }
+    text += "42 .\n";
+    std::fs::write(&file, text).unwrap();
+    let mut times = Vec::new();
+    for jit in ["off", "auto", "all"] {
+        let start = std::time::Instant::now();
+        let script = format!("ulimit -v 2000000 && exec \"$0\" --jit {jit} run loops.4th");
+        let o = Command::new("sh").arg("-c").arg(script).arg(env!("CARGO_BIN_EXE_axforth")).current_dir(&dir).output().unwrap();
+        times.push(start.elapsed());
+        assert_eq!(o.status.code(), Some(0), "--jit {jit}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "42", "--jit {jit}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    // Generous for a loaded machine and a debug build; before, `auto`
+    // compiled every word before its one call (0.79 s against 0.01 s in a
+    // release build).
+    assert!(times[1] < times[0] * 2 + std::time::Duration::from_millis(300), "auto {:?} against off {:?}", times[1], times[0]);
+}
+
 #[test]
 fn compiling_code_without_end() {
     assert_out_of_memory("run", "compile-loop.4th", "compiled code (COMPILE-LITERAL, COMPILE)");
