@@ -128,7 +128,8 @@ fn an_engine_that_never_gives_way_is_stopped() {
 /// runs at once must not wait for native code to be made for each (it
 /// did: 3,000 such words took 11 s under `auto`). Under `auto` the run is
 /// about as long as the interpreter's and prints the same; `all`, which
-/// compiles each before its call, still ends, under the memory limit.
+/// compiles each before its call, still ends, under the memory limit, and
+/// makes native code only within `--max-memory`.
 #[test]
 fn many_loop_words_called_once() {
     let dir = std::env::temp_dir().join(format!("axforth-hostile-{}", std::process::id()));
@@ -149,6 +150,13 @@ fn many_loop_words_called_once() {
         assert_eq!(o.status.code(), Some(0), "--jit {jit}: {}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "42", "--jit {jit}");
     }
+    // Native code is in the budget: with room for little more than the
+    // data space, `all` makes some and leaves the rest to the interpreter.
+    let o = Command::new(env!("CARGO_BIN_EXE_axforth")).args(["--jit", "all", "--max-memory", "6000000", "run", "loops.4th"]).env("AXFORTH_JIT_STATS", "1").current_dir(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "42", "{stderr}");
+    let compiled: u32 = stderr.split("jit: ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(compiled > 0 && compiled < 3000, "{compiled} compiled within 6 MB");
     std::fs::remove_dir_all(&dir).ok();
     // Generous for a loaded machine and a debug build; before, `auto`
     // compiled every word before its one call (0.79 s against 0.01 s in a

@@ -426,12 +426,13 @@ impl Vm {
     // ---- the memory budget (`--max-memory`) ---------------------------------
 
     /// What the VM holds of what a script makes grow: its data space,
-    /// its code, the saved boards, the move lists and their edits. (The
-    /// dictionary grows only with the source read; native code has an
-    /// address space of its own, `jit::CODE_SPACE`.)
+    /// its code and the native code made for it, the saved boards, the
+    /// move lists and their edits. (The dictionary grows only with the
+    /// source read, so a file bounds it; UCT's tree is counted while it
+    /// grows, `search::uct`.) Past the budget, no more native code is made.
     pub fn memory_used(&self) -> u64 {
         let code = self.code.reserved_bytes() as u64;
-        self.mem.size() as u64 + code + self.game.snapshots.capacity() as u64 + self.game.store.reserved_bytes() as u64
+        self.mem.size() as u64 + code + self.jit.code_bytes + self.game.snapshots.capacity() as u64 + self.game.store.reserved_bytes() as u64
     }
 
     /// Room for an instruction that script compiles as it runs

@@ -196,6 +196,8 @@ pub struct Jit {
     /// Of those, definitions with a fixed stack shape.
     pub fixed: u32,
     pub refused: u32,
+    /// The size of the native code made for this VM (in `--max-memory`).
+    pub(crate) code_bytes: u64,
     /// The modules of other VMs that code in `slots` lives in.
     borrowed: Vec<Arc<shared::Keep>>,
     /// Entries from the interpreter, and how many ended in a deopt.
@@ -326,7 +328,7 @@ impl Jit {
         }));
         STARTED.get_or_init(Instant::now);
         let worker = if mode == JitMode::Off { None } else { worker::Worker::start() };
-        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
+        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
     }
 
     /// Takes the thread's answers that are in, without waiting.
@@ -386,8 +388,9 @@ impl Jit {
                 self.add_compile_time(spent);
                 self.driver = made;
             }
-            worker::Done::Word { entry, epoch, made, trusted, spent, from } => {
+            worker::Done::Word { entry, epoch, made, trusted, spent, bytes, from } => {
                 self.add_compile_time(spent);
+                self.code_bytes += bytes as u64;
                 if let Some(from) = from {
                     self.shared += 1;
                     if !self.borrowed.iter().any(|k| Arc::ptr_eq(k, &from)) {
@@ -854,6 +857,13 @@ impl Vm {
             *slot = slot.saturating_sub(1);
             return None;
         }
+        let data = (self.mem.written() as usize).min(GUESSED_DATA);
+        if self.memory_room(data, "native code").is_err() {
+            // Native code is worth nothing past the budget: the
+            // interpreter runs the word (and reports what grew).
+            self.jit.slots[entry as usize] = NEVER;
+            return None;
+        }
         if std::env::var_os("AXFORTH_JIT_DUMP").is_some() {
             eprintln!("---- compiling `{name}`");
         }
@@ -868,7 +878,7 @@ impl Vm {
             view: self.jit.view.clone()?,
             defers,
             defer_epoch: self.defer_epoch,
-            data: self.mem.contents()[..(self.mem.written() as usize).min(GUESSED_DATA)].to_vec(),
+            data: self.mem.contents()[..data].to_vec(),
             unguessed: self.jit.unguessed.clone(),
             layout,
             name,

@@ -148,7 +148,7 @@ pub(crate) struct Layout {
     pub friends: bool,
 }
 
-pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool)> {
+pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool, usize)> {
     if !self_contained(start, ops) {
         return None;
     }
@@ -209,7 +209,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     }
     dump_bytes(code, size);
     let f = code as NativeFn;
-    (f >= COUNT_LIMIT).then_some((f, fixed))
+    (f >= COUNT_LIMIT).then_some((f, fixed, size))
 }
 
 /// `brif cond yes no`, where a condition made of truth values (`AND`,

@@ -117,7 +117,8 @@ pub(super) enum Done {
     Driver(Option<Driver>, Duration),
     /// A definition's code; `from` holds the module it lives in when
     /// another VM's thread made it (`shared.rs`), and it was not made now.
-    Word { entry: Addr, epoch: u32, made: Option<(NativeFn, bool)>, trusted: Vec<Addr>, spent: Duration, from: Option<Arc<Keep>> },
+    /// `bytes`: the size of the code, when made now.
+    Word { entry: Addr, epoch: u32, made: Option<(NativeFn, bool)>, trusted: Vec<Addr>, spent: Duration, bytes: usize, from: Option<Arc<Keep>> },
     Plan { made: Option<Driver>, spent: Duration },
 }
 
@@ -187,11 +188,12 @@ fn serve_with(m: &mut JITModule, keep: &Arc<Keep>, jobs: Receiver<Job>, done: Se
             Job::Word(job) => match shared::find(job.entry, job.layout, job.defer_epoch, &|q| answer(&job, q)) {
                 Some((made, trusted, from)) => {
                     let from = (!Arc::ptr_eq(&from, keep)).then_some(from);
-                    Done::Word { entry: job.entry, epoch: job.epoch, made: Some(made), trusted, spent: Duration::ZERO, from }
+                    Done::Word { entry: job.entry, epoch: job.epoch, made: Some(made), trusted, spent: Duration::ZERO, bytes: 0, from }
                 }
                 None => {
                     let (made, trusted) = compile_word(m, keep, &job);
-                    Done::Word { entry: job.entry, epoch: job.epoch, made, trusted, spent: start.elapsed(), from: None }
+                    let bytes = made.map_or(0, |(_, _, bytes)| bytes);
+                    Done::Word { entry: job.entry, epoch: job.epoch, made: made.map(|(f, fixed, _)| (f, fixed)), trusted, spent: start.elapsed(), bytes, from: None }
                 }
             },
             Job::Plan { checks, followed, positions } => {
@@ -221,7 +223,7 @@ fn answer(job: &WordJob, q: Ask) -> Answer {
 
 /// Compiles `job`'s definition, noting every question the translator
 /// asked and offering the code to the other VMs (`shared.rs`).
-fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Option<(NativeFn, bool)>, Vec<Addr>) {
+fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Option<(NativeFn, bool, usize)>, Vec<Addr>) {
     let Some(ops) = job.view.ops_of(job.entry) else { return (None, Vec::new()) };
     let answers = std::cell::RefCell::new(HashMap::new());
     let ask = |q: Ask| answers.borrow_mut().entry(q).or_insert_with(|| answer(job, q)).clone();
@@ -263,10 +265,10 @@ fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Opt
     };
     let made = translate::compile(module, job.entry, &ops, &ops_of, &host_effect, &defers, words);
     let trusted = trusted.into_inner();
-    if let Some(made) = made {
+    if let Some((f, fixed, _)) = made {
         let mut answers = answers.into_inner();
         answers.insert(Ask::Ops(job.entry), Answer::Ops(Some(ops)));
-        shared::offer(job.entry, keep, Reads { layout: job.layout, defer_epoch: job.defer_epoch, answers }, made, trusted.clone());
+        shared::offer(job.entry, keep, Reads { layout: job.layout, defer_epoch: job.defer_epoch, answers }, (f, fixed), trusted.clone());
     }
     (made, trusted)
 }
