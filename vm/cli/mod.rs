@@ -57,7 +57,7 @@ struct Limits {
     /// Wall-clock limit in seconds: past it the command stops with an error (exit status 124), whatever the files do. Under `check`, each variant's (loading and its games; 300 if not given): a variant over it fails and the others go on
     #[arg(long, global = true, value_name = "SECONDS", value_parser = seconds)]
     timeout: Option<std::time::Duration>,
-    /// Memory budget of each VM in bytes: its data space, saved boards ($CloneBoard), move lists and their edits; what would grow past it ends the run (or the game) with an error
+    /// Memory budget of each VM in bytes: its data space, code and native code, saved boards ($CloneBoard), move lists and their edits, UCT's tree; what would grow past it ends the run (or the game) with an error (native code and UCT's tree stop growing instead)
     #[arg(long, global = true, default_value_t = Config::default().max_memory)]
     max_memory: u64,
     /// Check game code (move words, events, engines) strictly: what the original Axiom tolerated becomes an error
