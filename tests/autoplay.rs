@@ -484,3 +484,33 @@ fn the_engine_table_gives_each_engines_slowest_move() {
         assert!(searched.longest >= searched.time / searched.moves as f64 && searched.longest <= searched.time, "{searched:?}");
     }
 }
+
+/// A record holds one tournament: `--json` refuses a file that holds one
+/// already (appending a second tournament mixed their games in `merge`
+/// and `--resume`), and leaves it as it was.
+#[test]
+fn json_refuses_a_file_that_holds_a_record() {
+    let dir = scratch("json-twice");
+    let path = dir.join("r.jsonl");
+    let p = path.to_str().unwrap();
+    let o = axforth(&["autoplay", TTT_RANDOM, TTT_RANDOM, "-n", "2", "--seed", "1", "-q", "--json", p]);
+    assert!(o.status.success(), "{}", text(&o));
+    let before = std::fs::read(&path).unwrap();
+    let o = axforth(&["autoplay", OTHELLO_RANDOM, OTHELLO_RANDOM, "-n", "2", "--seed", "1", "-q", "--json", p]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("already holds a tournament's record: continue it with --resume"), "{}", text(&o));
+    assert_eq!(std::fs::read(&path).unwrap(), before, "the record is untouched");
+}
+
+/// A run whose output is not a terminal (no progress bar) still says its
+/// seed, on stderr, so that it can be repeated; the record has it too.
+#[test]
+fn a_redirected_run_prints_its_seed() {
+    let dir = scratch("seed-line");
+    let path = dir.join("r.jsonl");
+    let o = axforth(&["autoplay", TTT_RANDOM, TTT_RANDOM, "-n", "2", "--json", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let seed: u64 = stderr.split(", seed ").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no seed line: {stderr}"));
+    assert_eq!(record::read(&path).unwrap().header.unwrap().seed, seed);
+}

@@ -66,7 +66,7 @@ pub struct AutoplayArgs {
     /// Sequential test ELO0,ELO1[,ALPHA,BETA] (logistic Elo): stops the match once decided
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
     sprt: Option<String>,
-    /// Append each finished game to this JSON Lines file (a header line first)
+    /// Write each finished game to this JSON Lines file, a header line first (a new file: one that holds a record is continued with --resume)
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Continue the tournament of this JSON Lines file: play only its missing games
@@ -107,7 +107,15 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
             let games = r.games.into_iter().filter(|g| g.index < total && g.seats.iter().all(|&v| v < header.files.len())).collect();
             (header, games, Some(path.clone()))
         }
-        None => (new_header(&config, args)?, Vec::new(), args.json.clone()),
+        None => {
+            // A record is one tournament: games appended under a second
+            // header would be counted into the first by `merge` and
+            // `--resume`.
+            if let Some(path) = args.json.as_ref().filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() > 0)) {
+                bail!("{} already holds a tournament's record: continue it with --resume {0}, or name another file (or remove this one) for a new tournament", path.display());
+            }
+            (new_header(&config, args)?, Vec::new(), args.json.clone())
+        }
     };
     let files: Vec<GameFile> = header.files.iter().map(|f| GameFile::from_spec(f)).collect::<Result<_, _>>().map_err(anyhow::Error::msg)?;
     let openings: Vec<Vec<String>> =
@@ -159,12 +167,14 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let bar = progress_bar(args.quiet, todo.len() as u64);
     if !args.quiet {
-        bar.println(format!(
-            "{} game(s) to play ({} done before), seed {}, {jobs} job(s)",
-            todo.len(),
-            done.len(),
-            header.seed
-        ));
+        let line = format!("{} game(s) to play ({} done before), seed {}, {jobs} job(s)", todo.len(), done.len(), header.seed);
+        // Without a terminal the bar, and its println, are hidden: the
+        // seed goes to stderr, so that a redirected run can be repeated.
+        if bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            bar.println(line);
+        }
     }
     let mut summary = Summary::new(&header, &done);
     let mut counted = done.len();
