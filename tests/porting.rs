@@ -243,6 +243,8 @@ fn check_reports_unfinished_games_timeouts_and_errors_during_play() {
     let out = text(&o.stdout);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("start moves 4, games finished 0/3, average 4.0 plies"), "{out}");
+    // No game ended: said, not failed.
+    assert!(out.contains("note: no game ended within 4 plies (--max-plies)") && out.contains("1 where no game ended"), "{out}");
     // A game that ends with the last ply the cap allows has finished:
     // tic-tac-toe is over after 9 moves at most.
     let o = axforth(&["check", "scripts/tictactoe/", "--max-plies", "9"]);

@@ -81,7 +81,7 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
                     eprint!("\r\x1b[K");
                 }
                 if !options.json {
-                    println!("{}", report_line(&report));
+                    println!("{}", report_line(&report, options.max_plies));
                 }
                 // Its warnings: under its line with --warnings, else on
                 // stderr like every game verb's.
@@ -107,12 +107,19 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
     if options.json {
         println!("{}", json(&reports, options));
     } else {
-        println!("{} variants: {} passed, {failed} failed, {warned} with warnings", reports.len(), reports.len() - failed);
+        let unended = reports.iter().filter(|r| none_ended(r)).count();
+        println!("{} variants: {} passed, {failed} failed, {warned} with warnings, {unended} where no game ended", reports.len(), reports.len() - failed);
     }
     Ok(if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-fn report_line(r: &Report) -> String {
+/// No game of the variant ended (and none failed): random play never
+/// reaches its goal within the cap, or it has none.
+fn none_ended(r: &Report) -> bool {
+    r.error.is_none() && r.played > 0 && r.finished == 0
+}
+
+fn report_line(r: &Report, max_plies: u32) -> String {
     let status = if r.error.is_some() { "FAIL" } else { "ok  " };
     let moves = r.start_moves.map_or("-".to_string(), |n| n.to_string());
     let avg = if r.played > 0 { r.plies as f64 / r.played as f64 } else { 0.0 };
@@ -122,6 +129,9 @@ fn report_line(r: &Report) -> String {
     );
     if let Some(e) = &r.error {
         line.push_str(&format!("\n     {}", e.replace('\n', "\n     ")));
+    }
+    if none_ended(r) {
+        line.push_str(&format!("\n     note: no game ended within {max_plies} plies (--max-plies): a goal random play never reaches, or none"));
     }
     line
 }
@@ -355,13 +365,14 @@ fn json(reports: &[Report], options: &CheckOptions) -> String {
         .iter()
         .map(|r| {
             format!(
-                "{{\"path\":{},\"ok\":{},\"start_moves\":{},\"games\":{},\"finished\":{},\"average_plies\":{:.2},\"warnings\":{},\"seconds\":{:.3},\"error\":{}}}",
+                "{{\"path\":{},\"ok\":{},\"start_moves\":{},\"games\":{},\"finished\":{},\"average_plies\":{:.2},\"no_game_ended\":{},\"warnings\":{},\"seconds\":{:.3},\"error\":{}}}",
                 string(&r.path),
                 r.error.is_none(),
                 r.start_moves.map_or("null".to_string(), |n| n.to_string()),
                 r.played,
                 r.finished,
                 if r.played > 0 { r.plies as f64 / r.played as f64 } else { 0.0 },
+                none_ended(r),
                 r.warnings,
                 r.seconds,
                 r.error.as_deref().map_or("null".to_string(), string),
