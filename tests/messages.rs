@@ -89,9 +89,18 @@ fn a_structure_closed_by_the_wrong_word_names_the_open_one() {
 
 #[test]
 fn a_declaration_block_left_open_says_which_and_where() {
+    // Blocks do not nest: the next declaration names the one left open.
     assert_eq!(
         error_of("{board 3 3 {grid}\n{players {player} A players}\n"),
-        "error: `{board` opened at x.4th:1:1 is still open: `board}` missing at the end of loading\n  --> x.4th:1:1"
+        "error: `{board` opened at x.4th:1:1 is still open: `board}` missing before this `{players` in `{players`\n  --> x.4th:2:1"
+    );
+    assert_eq!(
+        error_of("{board 3 3 {grid}\n{directions -1 0 {direction} n directions}\n"),
+        "error: `{board` opened at x.4th:1:1 is still open: `board}` missing before this `{directions` in `{directions`\n  --> x.4th:2:1"
+    );
+    assert_eq!(
+        error_of("{players {player} A {player} B players}\n{board 3 3 {grid}\n"),
+        "error: `{board` opened at x.4th:2:1 is still open: `board}` missing at the end of loading\n  --> x.4th:2:1"
     );
     assert_eq!(
         error_of(": m ( -- ) ;\n{moves a {move} m\n{moves b {move} m moves}\n"),

@@ -220,8 +220,10 @@ impl Vm {
     /// A block opens: it must not be open already (its closing word was
     /// forgotten, and the new block would overwrite it).
     fn open_block(&mut self, block: &'static str) -> VmResult<()> {
-        if let Some(&(_, at)) = self.game.decl.open.iter().find(|(b, _)| *b == block) {
-            return Err(err(format!("{} before this `{block}`", self.unclosed(block, at))));
+        // Declarations do not nest: the one still open is what is wrong,
+        // not the one after it.
+        if let Some(&(open, at)) = self.game.decl.open.last() {
+            return Err(err(format!("{} before this `{block}`", self.unclosed(open, at))));
         }
         let pos = self.inputs.last().map_or(crate::lexer::Pos::NONE, |i| i.token);
         self.game.decl.open.push((block, pos));
