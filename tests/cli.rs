@@ -56,7 +56,18 @@ fn an_illegal_move_in_after_is_an_error_listing_the_legal_ones() {
     assert!(!o.status.success());
     let err = stderr(&o);
     assert!(err.contains("`Disc a1` is not a legal move for Black"), "{err}");
-    assert!(err.contains("Disc d3"), "{err}");
+    assert!(err.contains("\n  Disc d3"), "{err}");
+}
+
+/// A move the text does not tell apart from another is named as such,
+/// with the candidates one per line (as `play` lists them), not called
+/// illegal.
+#[test]
+fn an_ambiguous_move_in_after_lists_the_candidates() {
+    let o = axforth(&["moves", "scripts/draughts/draughts.4th", "--after", "b4"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("`b4` could be any of these moves of Black (give more of its words):\n  Man a3 - b4\n  Man c3 - b4"), "{err}");
 }
 
 #[test]

@@ -29,12 +29,13 @@ pub fn start(config: Config, game: &GameFile, after: Option<&str>) -> Result<Vm>
         let m = match vm.match_move(text) {
             Ok(m) => m,
             Err(several) if several.len() > 1 => {
-                let named = several.iter().map(|&m| axforth::game::moves::move_text(&vm.game, &vm.mem, m)).collect::<Vec<_>>().join(", ");
-                bail!("`{text}` could be any of these moves of {}: {named}; give more of its words", vm.game.player_name(vm.player_to_move()));
+                // One per line: a move's text may hold commas and spaces.
+                let named: String = several.iter().map(|&m| format!("\n  {}", axforth::game::moves::move_text(&vm.game, &vm.mem, m))).collect();
+                bail!("`{text}` could be any of these moves of {} (give more of its words):{named}", vm.game.player_name(vm.player_to_move()));
             }
             Err(_) => {
-                let legal = vm.move_texts().join(", ");
-                bail!("`{text}` is not a legal move for {}; legal moves: {legal}", vm.game.player_name(vm.player_to_move()));
+                let legal: String = vm.move_texts().iter().map(|t| format!("\n  {t}")).collect();
+                bail!("`{text}` is not a legal move for {}; its legal moves:{legal}", vm.game.player_name(vm.player_to_move()));
             }
         };
         vm.make_move(m)?;
