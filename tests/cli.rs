@@ -56,7 +56,7 @@ fn an_illegal_move_in_after_is_an_error_listing_the_legal_ones() {
     assert!(!o.status.success());
     let err = stderr(&o);
     assert!(err.contains("`Disc a1` is not a legal move for Black"), "{err}");
-    assert!(err.contains("\n  Disc d3"), "{err}");
+    assert!(err.contains("\n  Black Disc d3"), "{err}");
 }
 
 /// A move the text does not tell apart from another is named as such,
