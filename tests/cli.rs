@@ -216,3 +216,32 @@ fn a_closed_pipe_ends_the_command_quietly() {
         assert_eq!(stderr(&o), "", "{args:?}");
     }
 }
+
+/// Off-grid positions: listed each while they are few; past that only
+/// the occupied ones and how many are empty (a game of 1,280 reserve
+/// squares printed a line for each).
+#[test]
+fn show_lists_only_occupied_positions_when_many_are_off_the_grid() {
+    let dir = std::env::temp_dir().join(format!("axforth-cli-offgrid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = |n: usize| {
+        let positions: String = (1..=n).map(|i| format!("{{position}} r{i} ")).collect();
+        let path = dir.join(format!("reserve{n}.4th"));
+        std::fs::write(
+            &path,
+            format!(
+                "{{board 2 2 {{grid}} {positions}board}}\n{{players {{player}} A {{player}} B players}}\n\
+                 : put ( -- ) empty? verify drop add-move ;\n{{moves drops {{move}} put moves}}\n\
+                 {{pieces {{piece}} Gem {{drops}} drops pieces}}\n{{board-setup {{setup}} A Gem r2 board-setup}}\n"
+            ),
+        )
+        .unwrap();
+        stdout(&axforth(&["show", path.to_str().unwrap()]))
+    };
+    let few = game(3);
+    assert!(few.contains("r1: empty\nr2: A Gem\nr3: empty\n"), "{few}");
+    let many = game(40);
+    assert!(many.contains("r2: A Gem\nand 39 empty positions off the grid\n"), "{many}");
+    assert!(!many.contains(": empty"), "{many}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -14,6 +14,9 @@
 use super::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::Vm;
 
+/// Off-grid positions listed each, empty or not, up to this many.
+const OFF_GRID_LISTED: usize = 16;
+
 /// ANSI colours by seat; a player named after a colour gets that one.
 const SEAT_COLOURS: [&str; 6] = ["1;34", "1;31", "1;32", "1;33", "1;35", "1;36"];
 const NAMED_COLOURS: [(&str, &str); 6] = [("red", "1;31"), ("green", "1;32"), ("yellow", "1;33"), ("blue", "1;34"), ("magenta", "1;35"), ("cyan", "1;36")];
@@ -110,10 +113,23 @@ pub fn render(vm: &Vm, colour: bool) -> String {
         }
         out.push('\n');
     }
-    for pos in grid..b.positions {
+    // Off the grid: each position while they are few; past that only
+    // the occupied ones (a game of many reserve squares printed a line
+    // for every empty one), and how many are empty.
+    let off_grid = grid..b.positions;
+    let every = off_grid.len() <= OFF_GRID_LISTED;
+    let mut empty = 0;
+    for pos in off_grid {
         let content = cell(pos as i32);
+        if content == 0 && !every {
+            empty += 1;
+            continue;
+        }
         let what = if content == 0 { "empty".to_string() } else { describe(game, content) };
         out += &format!("{}: {what}\n", b.name(pos as i32));
+    }
+    if empty > 0 {
+        out += &format!("and {empty} empty positions off the grid\n");
     }
     // A legend: which letter is whose piece; then how many each player has.
     let mut legend: Vec<String> = Vec::new();
