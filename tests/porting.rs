@@ -264,6 +264,14 @@ fn check_reports_unfinished_games_timeouts_and_errors_during_play() {
     assert!(out.contains("late.4th:7:"), "{out}");
     assert!(out.contains("in random game 1 (seed 1), ply 3"), "{out}");
     assert!(out.contains("games finished 0/1"), "{out}");
+    // The way back to it: the moves, and a command that plays them and
+    // meets the error again.
+    assert!(out.contains("  = moves: "), "{out}");
+    let again = out.lines().find_map(|l| l.trim().strip_prefix("= again: axforth ")).unwrap_or_else(|| panic!("no again line: {out}"));
+    let (verb_and_file, moves) = again.split_once(" --after ").unwrap_or_else(|| panic!("{again}"));
+    let args: Vec<&str> = verb_and_file.split(' ').chain([moves.trim_matches('\'')]).collect();
+    let o = axforth(&[args[0], args[1], "--after", args[2]]);
+    assert!(text(&o.stderr).contains("error: division by zero in `OnIsGameOver`"), "{again}: {}", text(&o.stderr));
 }
 
 /// Fails unless `text` is one JSON value (RFC 8259), with only white

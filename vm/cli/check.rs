@@ -182,7 +182,7 @@ fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, time: (
                 (vm, snapshot)
             }
         };
-        let result = play_one(&mut vm, game == 1, &mut report, options.max_plies, deadline);
+        let result = play_one(&mut vm, game == 1, &mut report, options.max_plies, deadline).map_err(|(e, moves)| format!("{e}{}", again(file, &moves)));
         // Distinct warnings: the same place warns in every game.
         for w in vm.take_warnings() {
             if !report.warning_texts.contains(&w) {
@@ -203,8 +203,10 @@ fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, time: (
 /// Plays one random game in the loaded game; counts it in the report.
 /// An error comes back as its headline and place, and, once the game is
 /// under way, which game and ply (to replay it with `play`).
-fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), String> {
-    let text = |e: axforth::VmError| first_lines(&e.to_string());
+/// An error comes with the moves played before it (the last one the move
+/// being played, when playing it failed).
+fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), (String, Vec<String>)> {
+    let text = |e: axforth::VmError| (first_lines(&e.to_string()), Vec::new());
     vm.new_game().map_err(text)?;
     vm.remember_position();
     for p in &mut vm.game.players {
@@ -217,10 +219,11 @@ fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadl
     }
     report.played += 1;
     let mut plies = 0;
-    let result = play_plies(vm, report.played, max_plies, deadline, &mut plies);
+    let mut moves = Vec::new();
+    let result = play_plies(vm, report.played, max_plies, deadline, &mut plies, &mut moves);
     // A game cut short by an error or the clock counts as far as it went.
     report.plies += plies as u64;
-    if result? {
+    if result.map_err(|e| (e, moves))? {
         report.finished += 1;
     }
     Ok(())
@@ -228,7 +231,7 @@ fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadl
 
 /// Plays random moves until the game is over (true) or `max_plies`
 /// (false), counting the plies played in `plies`.
-fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: &mut u32) -> Result<bool, String> {
+fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: &mut u32, moves: &mut Vec<String>) -> Result<bool, String> {
     let at = |ply: u32| move |e: axforth::VmError| format!("{}\n  = in random game {game} (seed {game}), ply {}", first_lines(&e.to_string()), ply + 1);
     for ply in 0..max_plies {
         *plies = ply;
@@ -241,6 +244,7 @@ fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: 
             return Ok(true);
         }
         let m = vm.choose_move(Engine::Random).map_err(at(ply))?;
+        moves.push(axforth::game::moves::move_text(&vm.game, &vm.mem, m));
         vm.make_move(m).map_err(at(ply))?;
         vm.game.store.pop_list();
         vm.remember_position();
@@ -260,6 +264,26 @@ fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: 
     let over = vm.game_result().map_err(at(max_plies))? != UNKNOWN_SCORE;
     vm.game.store.pop_list();
     Ok(over)
+}
+
+/// How to reach the position a failed game stopped in: its moves, and a
+/// command that plays them and shows what the game does there (`moves`
+/// generates the next turn again; a failed move is the last of them).
+fn again(file: &GameFile, moves: &[String]) -> String {
+    let quote = axforth::tournament::shell_quote;
+    let game = match &file.zrf {
+        Some(_) => {
+            let (path, title) = axforth::open::split_spec(&file.spec());
+            let title = title.map_or(String::new(), |t| format!(" --variant {}", quote(&t)));
+            format!("{}{title}", quote(&path.display().to_string()))
+        }
+        None => quote(&file.script.display().to_string()),
+    };
+    if moves.is_empty() {
+        return format!("\n  = again: axforth moves {game}");
+    }
+    let line = moves.join("; ");
+    format!("\n  = moves: {line}\n  = again: axforth moves {game} --after {}", quote(&line))
 }
 
 /// An error's headline and place (the rest of the trace is for `play`).
