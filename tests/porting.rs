@@ -413,3 +413,26 @@ fn the_json_check_knows_json() {
         assert!(std::panic::catch_unwind(|| assert_valid_json(bad)).is_err(), "{bad} passed");
     }
 }
+
+/// A move word that leaves a cell (`add-move 42 ;`) is reported where it
+/// ends: a warning by default, under `--strict` an error, as an
+/// underflow is; whether native code or the interpreter ran it (the test
+/// suite runs in every JIT mode).
+#[test]
+fn a_move_word_leaving_cells_is_a_warning_and_under_strict_an_error() {
+    let dir = scratch("left");
+    let game = dir.join("left.4th");
+    std::fs::write(&game, "{board 3 3 {grid} board}\n{players {player} A {player} B players}\n: put ( -- ) empty? verify drop add-move 42 ;\n{moves drops {move} put moves}\n{pieces {piece} S {drops} drops pieces}\n").unwrap();
+    let said = "move word `put` left 1 cell(s) on the stack: a move word takes and leaves nothing `( -- )`";
+    let o = axforth(&["check", path(&game), "--warnings"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains(&format!("warning: {said}")) && out.contains("left.4th:3:"), "{out}");
+    let o = axforth(&["check", path(&game), "--strict"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains(&format!("error: {said}")), "{out}");
+    // Perft counts the moves all the same (the cell is dropped).
+    let o = axforth(&["perft", path(&game), "4"]);
+    assert!(text(&o.stdout).contains("perft 4: 3024"), "{}", text(&o.stdout));
+}

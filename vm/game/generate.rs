@@ -420,6 +420,7 @@ fn sweep(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, d: &mut Drive, drop: b
         let (pos, piece) = (d.pos, d.piece);
         let (result, tolerant) = match end {
             MoveWordEnd::Done | MoveWordEnd::Verify => (Ok(()), tolerant),
+            MoveWordEnd::Left(n) => (cells_left(vm, code.xt, n), tolerant),
             MoveWordEnd::Failed(e) => (Err(e), tolerant),
             MoveWordEnd::NotNative => interpret_move_word(vm, batch, code, pos, piece)?,
         };
@@ -474,12 +475,33 @@ fn interpret_move_word(vm: &mut Vm, batch: &mut MoveWords, code: MoveWordCode, p
     // Its own stack frame: whatever the word leaves (or takes from below
     // its base, which reads as zeros) stays out of its caller's stack.
     let frame = vm.enter_frame()?;
-    let result = vm.execute(code.xt);
+    let mut result = vm.execute(code.xt);
+    if result.is_ok() && vm.depth > 0 {
+        result = cells_left(vm, code.xt, vm.depth);
+    }
     let tolerant = vm.tolerant;
     vm.leave_frame(frame);
     batch.resume(vm);
     vm.game.gen.active = false;
     Ok((result, tolerant))
+}
+
+/// Move word `xt` ended leaving `n` cells on its stack (`add-move 42 ;`):
+/// its stack effect is `( -- )`, and what it left is dropped. A warning,
+/// or under `--strict` an error, as an underflow is.
+#[cold]
+fn cells_left(vm: &mut Vm, xt: u32, n: u32) -> VmResult<()> {
+    let name = vm.dict.words.get(xt as usize).map_or_else(|| format!("xt {xt}"), |w| w.display_name());
+    let mut e: VmError = ErrorKind::Game(format!("move word `{name}` left {n} cell(s) on the stack: a move word takes and leaves nothing `( -- )`")).into();
+    e.word = Some(name);
+    // Its `;`: where it ends with them.
+    let end = vm.dict.words.get(xt as usize).map(|w| w.end.saturating_sub(1));
+    e.location = end.and_then(|a| vm.code.info(a)).and_then(|i| vm.location(i.pos));
+    if vm.config.strict {
+        return Err(e);
+    }
+    vm.warn_error(&e, "the cells were dropped");
+    Ok(())
 }
 
 /// A move word ended with an error: a failed `verify` is how most end;

@@ -27,6 +27,8 @@ pub(crate) enum MoveWordEnd {
     /// the batch suspended.
     NotNative,
     Done,
+    /// It ended leaving this many cells on its stack.
+    Left(u32),
     /// A `verify` failed.
     Verify,
     Failed(VmError),
@@ -139,6 +141,9 @@ pub(crate) const DRIVE_PENDING: u32 = 5;
 /// The next square cannot be read natively: the generator moves the
 /// cursor on (and reports what there is to report).
 pub(crate) const DRIVE_ADVANCE: u32 = 6;
+/// The attempt at the cursor ended leaving cells on its stack
+/// (`Drive::left` of them): the generator says so (`cells_left`).
+pub(crate) const DRIVE_LEFT: u32 = 7;
 
 /// A sweep of the generator, as `driver` runs it: for each position from
 /// `pos` to `pos_end`, either (`scan`) the move words of the piece of
@@ -195,6 +200,8 @@ pub(crate) struct Drive {
     pub reserve: u64,
     /// Attempts entered.
     pub entries: u64,
+    /// With `DRIVE_LEFT`: how many cells the attempt left.
+    pub left: u32,
     /// The loop that runs it: its plan's own, or (`None`) the generic one.
     pub driver: Option<Driver>,
 }
@@ -231,6 +238,7 @@ impl Drive {
             steps: 0,
             reserve: 0,
             entries: 0,
+            left: 0,
             driver: None,
         }
     }
@@ -431,6 +439,7 @@ impl MoveWords {
             DRIVE_ADVANCE => return DriveEnd::Advance,
             DRIVE_NOT_NATIVE => MoveWordEnd::NotNative,
             DRIVE_PENDING => MoveWordEnd::Done,
+            DRIVE_LEFT => MoveWordEnd::Left(d.left),
             _ => self.finish(vm, status),
         };
         DriveEnd::Stopped { end, tolerant }
@@ -451,6 +460,7 @@ impl MoveWords {
             Err(vm.jit_error())
         };
         let end = match vm.end_frame(result, self.base, self.rdepth) {
+            Ok(()) if vm.depth > 0 => MoveWordEnd::Left(vm.depth),
             Ok(()) => MoveWordEnd::Done,
             Err(e) if matches!(e.kind, ErrorKind::Verify) => MoveWordEnd::Verify,
             Err(e) => MoveWordEnd::Failed(e),

@@ -14,7 +14,7 @@ use super::{ctx_field, ctx_fixed, data, in_region, scalar_fields, Region};
 use crate::game::generate::Context;
 use crate::game::moves::NOT_PARTIAL;
 use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
-use crate::jit::generator::{Drive, GuardCheck, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_NOT_NATIVE, DRIVE_PENDING, DROP_EMPTY};
+use crate::jit::generator::{Drive, GuardCheck, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_LEFT, DRIVE_NOT_NATIVE, DRIVE_PENDING, DROP_EMPTY};
 use crate::jit::guard::{ANY_CLASS, EMPTY_CLASS, FOREIGN_CLASS, FRIEND_CLASS, GUARD_LEN, NO_STEP};
 use crate::jit::{JitCtx, DONE, VERIFY};
 use crate::vm::Vm;
@@ -378,7 +378,20 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         let status = results[0];
         let done = b.ins().icmp_imm_s(IntCC::Equal, status, DONE as i64);
         let not_done = b.create_block();
-        b.ins().brif(done, ok, &[BlockArg::Value(results[5])], not_done, &[]);
+        let returned = b.create_block();
+        b.ins().brif(done, returned, &[], not_done, &[]);
+
+        // It returned: with its stack as it found it (empty), or leaving
+        // cells, which the generator reports (`DRIVE_LEFT`).
+        b.switch_to_block(returned);
+        let depth = results[2];
+        let left = b.ins().icmp_imm_s(IntCC::NotEqual, depth, 0);
+        let leaving = b.create_block();
+        b.ins().brif(left, leaving, &[], ok, &[BlockArg::Value(results[5])]);
+        b.switch_to_block(leaving);
+        b.ins().store(own, depth, d, offset_of!(Drive, left) as i32);
+        let left_s = b.ins().iconst(I32, DRIVE_LEFT as i64);
+        b.ins().jump(exit, &args(&[left_s, pos, w, w_end, piece, results[5]]));
 
         // Any other ending has stored the registers in the context.
         b.switch_to_block(not_done);
