@@ -33,8 +33,10 @@ struct Cli {
     command: Command,
 }
 
-/// Limits and reproducibility, shared by every subcommand.
+/// Limits and reproducibility, shared by every subcommand (their own
+/// heading in each verb's `--help`, after the verb's own options).
 #[derive(Args, Clone)]
+#[command(next_help_heading = "VM options (every command)")]
 struct Limits {
     /// Seed the random streams (RANDOMIZE then reseeds from it: runs repeat exactly)
     #[arg(long, global = true)]
