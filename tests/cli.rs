@@ -252,6 +252,6 @@ fn show_lists_only_occupied_positions_when_many_are_off_the_grid() {
 fn help_groups_the_vm_options_apart() {
     let help = stdout(&axforth(&["autoplay", "--help"]));
     let at = |s: &str| help.find(s).unwrap_or_else(|| panic!("no {s} in\n{help}"));
-    assert!(at("--games") < at("VM options (every command):"), "{help}");
-    assert!(at("VM options (every command):") < at("--seed") && at("VM options (every command):") < at("--max-memory"), "{help}");
+    assert!(at("--games <GAMES>") < at("VM options (every command):"), "{help}");
+    assert!(at("VM options (every command):") < at("--seed <SEED>") && at("VM options (every command):") < at("--max-memory <"), "{help}");
 }
