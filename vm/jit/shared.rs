@@ -131,27 +131,12 @@ struct Table {
     modules: Vec<Arc<Keep>>,
 }
 
-static TABLE: Mutex<Option<Table>> = Mutex::new(None);
+static TABLE: std::sync::LazyLock<Mutex<Table>> = std::sync::LazyLock::new(Default::default);
 
-struct Locked(std::sync::MutexGuard<'static, Option<Table>>);
-
-impl std::ops::Deref for Locked {
-    type Target = Table;
-    fn deref(&self) -> &Table {
-        self.0.as_ref().expect("made by `table`")
-    }
-}
-
-impl std::ops::DerefMut for Locked {
-    fn deref_mut(&mut self) -> &mut Table {
-        self.0.as_mut().expect("made by `table`")
-    }
-}
-
-fn table() -> Locked {
-    let mut t = TABLE.lock().unwrap_or_else(|e| e.into_inner());
-    t.get_or_insert_with(Table::default);
-    Locked(t)
+/// The table, locked (one that a panicking thread left half-changed is
+/// still sound: each code holds its own module).
+fn table() -> std::sync::MutexGuard<'static, Table> {
+    TABLE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Table {
