@@ -47,7 +47,7 @@ fn results(o: &Output) -> String {
 
 #[test]
 fn the_default_engine_never_loses_tictactoe_to_random() {
-    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "20", "--depth", "9", "--seed", "11", "-q"]);
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "20", "--depth", "9", "--seed", "11", "-q", "--random-plies", "0"]);
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
     assert!(out.contains("Player 2 \"random\", wins = 0."), "{out}");
@@ -94,7 +94,7 @@ fn engine_per_variant_lets_a_file_play_itself_with_a_chance_player_between_turns
     // One file, two seats: A searches, B plays at random; the cleaner in
     // the turn order keeps its own engine. A never loses.
     let cleaner = "tests/chance/tictactoe-cleaner.4th";
-    let o = axforth(&["autoplay", cleaner, cleaner, "--engine", "A=search,B=random", "-n", "10", "--depth", "9", "--seed", "4", "-q"]);
+    let o = axforth(&["autoplay", cleaner, cleaner, "--engine", "A=search,B=random", "-n", "10", "--depth", "9", "--seed", "4", "-q", "--random-plies", "0"]);
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
     assert!(out.contains("Player 1 \"tictactoe-cleaner [search]\", wins = "), "{out}");
@@ -160,7 +160,8 @@ fn the_original_wording_then_the_statistics() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "Final results:");
     assert!(lines[1].starts_with("Player 1 \"random\", wins = "), "{out}");
-    assert!(lines[2].starts_with("Player 2 \"random\", wins = "), "{out}");
+    // The same file twice: told apart by number.
+    assert!(lines[2].starts_with("Player 2 \"random #2\", wins = "), "{out}");
     assert!(lines[3].starts_with("Draws = "), "{out}");
     assert_eq!(lines[4], "4 game(s) played");
     assert!(out.contains("Elo"), "{out}");
@@ -344,11 +345,121 @@ fn each_opening_is_played_twice_with_the_seats_swapped() {
     }
     let first: Vec<&str> = g.iter().map(|g| g.moves[0].as_str()).collect();
     assert_eq!(first, ["X Mark a1", "X Mark a1", "X Mark b2", "X Mark b2", "X Mark a1", "X Mark a1", "X Mark b2", "X Mark b2"]);
-    // An opening move that is not legal is an error of every game that plays it.
-    std::fs::write(&openings, "a1; a1\n").unwrap();
-    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--depth", "2", "--seed", "1", "-q", "--openings", openings.to_str().unwrap()]);
+    // A bad line is found before the first game, with its line number,
+    // whichever game would play it.
+    std::fs::write(&openings, "# two good lines, then a bad one\na1\n\nb2\nc3; c3\n").unwrap();
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--depth", "2", "--seed", "1", "--openings", openings.to_str().unwrap()]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("is not legal here"), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains(&format!("{}:5: the opening move `c3` is not legal here", openings.display())), "{out}");
+    assert!(!out.contains("Finished game"), "no game is played: {out}");
+}
+
+#[test]
+fn a_failed_game_with_openings_is_played_again_from_its_file() {
+    let dir = scratch("openings-again");
+    let broken = dir.join("broken.4th");
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join(TTT);
+    std::fs::write(&broken, format!("LOAD {}\n: OnEvaluate ( -- score ) 1 0 / ;\n", game.display())).unwrap();
+    let openings = dir.join("book.txt");
+    std::fs::write(&openings, "a1\nb2\n").unwrap();
+    let json = dir.join("games.jsonl");
+    let o = axforth(&["autoplay", broken.to_str().unwrap(), TTT_RANDOM, "-n", "4", "--depth", "2", "--seed", "1", "-q", "--openings", openings.to_str().unwrap(), "--json", json.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let g = games(&json);
+    let again = g[2].rerun.clone().unwrap();
+    assert!(again.contains(&format!("--openings {}", openings.display())), "{again}");
+    let args: Vec<&str> = again.split_whitespace().skip(1).collect();
+    let out = text(&axforth(&args));
+    assert!(out.contains("1 game(s) ended in an error") && out.contains(g[2].error.as_deref().unwrap()), "{again}\n{out}");
+}
+
+#[test]
+fn deterministic_engines_are_varied_by_random_plies_and_repeats_get_no_error_bars() {
+    let dir = scratch("variety");
+    // Fixed depth, no clock: both engines play the same game again and
+    // again without an opening of some sort.
+    let json = dir.join("fixed.jsonl");
+    let summary = dir.join("fixed.json");
+    let fixed = ["autoplay", TTT, "scripts/tictactoe/alphabeta.4th", "-n", "12", "--depth", "2", "--seed", "1", "-q", "--random-plies", "0"];
+    let o = axforth(&[&fixed[..], &["--json", json.to_str().unwrap(), "--summary-json", summary.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    let distinct: std::collections::HashSet<Vec<String>> = games(&json).into_iter().map(|g| g.moves).collect();
+    assert!(distinct.len() < 12);
+    assert!(out.contains(&format!("Distinct games: {} of 12", distinct.len())), "{out}");
+    assert!(!out.contains("+/- 0.00") && out.contains("Elo: ") && out.contains("+/- n/a"), "{out}");
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let stats = &j["matches"][0]["stats"];
+    assert_eq!(stats["distinct_games"], distinct.len() as u64, "{j}");
+    assert!(stats["elo_error"].is_null(), "{j}");
+    // By default each pair starts with two random plies from its own
+    // seed: the same two in both games of a pair, other ones elsewhere.
+    let json = dir.join("varied.jsonl");
+    let o = axforth(&["autoplay", TTT, "scripts/tictactoe/alphabeta.4th", "-n", "12", "--depth", "2", "--seed", "1", "-q", "--json", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let g = games(&json);
+    assert!(g.iter().all(|g| g.opening_plies == 2), "{g:?}");
+    for pair in g.chunks(2) {
+        assert_eq!(pair[0].moves[..2], pair[1].moves[..2]);
+    }
+    let starts: std::collections::HashSet<&[String]> = g.iter().map(|g| &g.moves[..2]).collect();
+    assert!(starts.len() > 2, "{starts:?}");
+    assert_eq!(record::read(&json).unwrap().header.unwrap().random_plies, 2);
+    // And the seed repeats them.
+    let again = dir.join("again.jsonl");
+    let o = axforth(&["autoplay", TTT, "scripts/tictactoe/alphabeta.4th", "-n", "12", "--depth", "2", "--seed", "1", "-q", "--json", again.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert_eq!(games(&again), g);
+}
+
+#[test]
+fn variants_are_named_apart_and_must_be_one_game() {
+    let dir = scratch("names");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/tictactoe");
+    for side in ["north", "south"] {
+        let d = dir.join(side).join("tictactoe");
+        std::fs::create_dir_all(&d).unwrap();
+        for f in ["tictactoe.4th", "board.4th", "pieces.4th", "random.4th"] {
+            std::fs::copy(root.join(f), d.join(f)).unwrap();
+        }
+    }
+    let a = dir.join("north/tictactoe/random.4th");
+    let b = dir.join("south/tictactoe/random.4th");
+    let o = axforth(&["autoplay", a.to_str().unwrap(), b.to_str().unwrap(), "-n", "2", "--seed", "1", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("Player 1 \"north/tictactoe/random\"") && out.contains("Player 2 \"south/tictactoe/random\""), "{out}");
+    // Two files of different games are refused before any game.
+    let o = axforth(&["autoplay", TTT_RANDOM, OTHELLO_RANDOM, "-n", "2", "--seed", "1"]);
+    assert!(!o.status.success());
+    let out = text(&o);
+    assert!(out.contains("are not the same game (players") && !out.contains("Finished game"), "{out}");
+}
+
+#[test]
+fn variants_that_disagree_say_how_without_an_internal_score() {
+    // Twins of one game whose rules differ: a mark on a1 ends the game.
+    let dir = scratch("disagree");
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join(TTT);
+    let odd = dir.join("odd.4th");
+    std::fs::write(&odd, format!("LOAD {}\n: OnIsGameOver ( -- score ) a1 empty-at? IF #UnknownScore ELSE #LossScore THEN ;\n", game.display())).unwrap();
+    let openings = dir.join("a1.txt");
+    std::fs::write(&openings, "a1\n").unwrap();
+    let o = axforth(&["autoplay", TTT_RANDOM, odd.to_str().unwrap(), "-n", "2", "--seed", "1", "-q", "--openings", openings.to_str().unwrap()]);
+    let out = text(&o);
+    assert!(out.contains("the variants disagree on the rules after 1 plies"), "{out}");
+    assert!(!out.contains("-2140000000") && !out.contains("score "), "{out}");
+}
+
+#[test]
+fn depth_says_once_that_it_does_not_limit_a_script_engine() {
+    let o = axforth(&["autoplay", TTT, "scripts/tictactoe/alphabeta.4th", "-n", "2", "--depth", "2", "--seed", "1", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert_eq!(out.matches("--depth limits the built-in search only; alphabeta plays with the file's own {search-engine} word").count(), 1, "{out}");
+    let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--depth", "2", "--seed", "1", "-q"]);
+    assert!(!text(&o).contains("--depth limits"), "{}", text(&o));
 }
 
 #[test]
@@ -420,7 +531,7 @@ fn a_solitaire_seats_its_player_against_no_one() {
     std::fs::write(&solitaire, rules.join("\n")).unwrap();
     let json = dir.join("s.jsonl");
     let s = solitaire.to_str().unwrap();
-    let o = axforth(&["autoplay", s, s, "--engine", "A=search,B=random", "-n", "20", "--depth", "1", "--seed", "3", "-q", "--json", json.to_str().unwrap()]);
+    let o = axforth(&["autoplay", s, s, "--engine", "A=search,B=random", "-n", "20", "--depth", "1", "--seed", "3", "-q", "--random-plies", "0", "--json", json.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("20 game(s) played"), "{}", text(&o));
     let records = games(&json);

@@ -32,6 +32,7 @@ fn match_of(paths: [&str; 2], engine: Option<Engine>, limits: Limits, games: u64
     let options = GameOptions {
         files: paths.iter().map(|p| GameFile::script(&file(p))).collect(),
         openings: Vec::new(),
+        random_plies: 0,
         config: Config { jit, ..Config::default() },
         max_plies: 300,
         limits,

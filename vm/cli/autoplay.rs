@@ -6,7 +6,7 @@
 use super::game::engine_choices;
 use anyhow::{anyhow, bail, Context, Result};
 use axforth::search::Limits;
-use axforth::tournament::game::GameOptions;
+use axforth::tournament::game::{preflight, GameOptions, PreflightError};
 use axforth::view;
 use axforth::tournament::record::{self, GameLog, GameRecord, Header, Writer};
 use axforth::tournament::runner::{self, Next};
@@ -41,6 +41,11 @@ pub struct AutoplayArgs {
     /// Opening lines, one per line (moves separated by `;`); each is played twice, seats swapped
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Random moves each pair of games starts with (after its opening line), drawn from the seed: both games
+    /// of a pair start alike, seats swapped. What keeps deterministic engines from replaying one game
+    /// [default: 2, or 0 with --openings]
+    #[arg(long, value_name = "PLIES")]
+    random_plies: Option<u32>,
     /// A game this long is adjudicated a draw
     #[arg(long, default_value_t = 1000)]
     max_plies: u32,
@@ -135,7 +140,28 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         Some(text) => variant_engines(text, &header.names).map_err(anyhow::Error::msg)?,
         None => Vec::new(),
     };
-    let options = GameOptions { files: files.clone(), openings, config: config.clone(), max_plies: header.max_plies, limits, engines, verbose: args.verbose, reuse_vms: true };
+    let options = GameOptions {
+        files: files.clone(),
+        openings,
+        random_plies: header.random_plies,
+        config: config.clone(),
+        max_plies: header.max_plies,
+        limits,
+        engines,
+        verbose: args.verbose,
+        reuse_vms: true,
+    };
+    // What would fail in every game fails here, once.
+    let preflight = preflight(&options).map_err(|e| match e {
+        PreflightError::Variant(text) => anyhow!(text),
+        PreflightError::Opening(k, text) => anyhow!("{}: {text}", opening_place(&header, k)),
+    })?;
+    if header.depth.is_some() {
+        let own: Vec<&str> = header.names.iter().zip(&preflight.script_engines).filter(|(_, &s)| s).map(|(n, _)| n.as_str()).collect();
+        if !own.is_empty() {
+            eprintln!("note: --depth limits the built-in search only; {} play{} with the file's own {{search-engine}} word, which it does not limit", own.join(", "), if own.len() == 1 { "s" } else { "" });
+        }
+    }
 
     let mut writer = match &record_path {
         Some(p) => {
@@ -265,6 +291,29 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
     Ok(if summary.errors.is_empty() && !interrupted.load(Ordering::SeqCst) { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// Random plies a pair starts with when the command line names no
+/// openings: two plies give tic-tac-toe 72 starts and Othello 12, enough
+/// that deterministic engines do not replay one game, and few enough
+/// not to spoil a position.
+const DEFAULT_RANDOM_PLIES: u32 = 2;
+
+/// An openings file's lines (1-based number, text): blank lines and `#`
+/// comments aside.
+fn opening_lines(text: &str) -> Vec<(usize, String)> {
+    text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty() && !l.starts_with('#')).map(|(i, l)| (i, l.to_string())).collect()
+}
+
+/// Where opening k was read: its file and line, when the file is still
+/// there and unchanged.
+fn opening_place(h: &Header, k: usize) -> String {
+    let line = h.openings_file.as_ref().and_then(|f| {
+        let lines = opening_lines(&std::fs::read_to_string(f).ok()?);
+        let (n, text) = lines.get(k)?;
+        (Some(text) == h.openings.get(k)).then(|| format!("{f}:{n}"))
+    });
+    line.unwrap_or_else(|| format!("opening {} of the record's header", k + 1))
+}
+
 fn page_name(index: u64) -> String {
     format!("game-{:06}.html", index + 1)
 }
@@ -281,15 +330,10 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
         bail!("-n must be at least 1");
     }
     let openings = match &args.openings {
-        Some(p) => std::fs::read_to_string(p)
-            .with_context(|| format!("cannot read {}", p.display()))?
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(str::to_string)
-            .collect(),
+        Some(p) => opening_lines(&std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?).into_iter().map(|(_, l)| l).collect(),
         None => Vec::new(),
     };
+    let random_plies = args.random_plies.unwrap_or(if openings.is_empty() { DEFAULT_RANDOM_PLIES } else { 0 });
     let shard = match &args.shard {
         Some(text) => {
             let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
@@ -317,13 +361,20 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
     // A variant given its own built-in engine is named with it: the same
     // file may then play itself (`Random.4th Random.4th --engine
     // A=search`). One engine for all names none.
-    let mut names: Vec<String> = files.iter().map(GameFile::name).collect();
+    let mut names = unique_names(&files);
     if let Some(text) = args.engine.as_ref().filter(|t| t.contains('=')) {
         let engines = variant_engines(text, &names).map_err(anyhow::Error::msg)?;
         for (name, engine) in names.iter_mut().zip(engines) {
             if let Some(e) = engine {
                 *name = format!("{name} [{}]", engine_label(e));
             }
+        }
+    }
+    // The same file twice, playing alike: told apart by number.
+    for i in 1..names.len() {
+        let twins = names[..i].iter().filter(|n| n.split(" #").next() == Some(&names[i])).count();
+        if twins > 0 {
+            names[i] = format!("{} #{}", names[i], twins + 1);
         }
     }
     let seed = config.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64));
@@ -336,6 +387,8 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
         games,
         gauntlet: args.gauntlet,
         openings,
+        openings_file: args.openings.as_ref().map(|p| p.display().to_string()),
+        random_plies,
         max_plies: args.max_plies,
         time_per_move: match (args.time_per_move, args.depth.or(args.uct_playouts.map(|_| 0))) {
             (Some(t), _) => Some(t.as_secs_f64()),
@@ -349,6 +402,39 @@ fn new_header(config: &Config, args: &AutoplayArgs) -> Result<Header> {
         sprt,
         shard,
     })
+}
+
+/// The variants' short names (`GameFile::name`), each made unique by as
+/// much of its path as tells it from the others (`tictactoe/random` and
+/// `othello/random`).
+fn unique_names(files: &[GameFile]) -> Vec<String> {
+    // Level k: the name preceded by k folders.
+    let at = |f: &GameFile, k: usize| {
+        let path = f.zrf.as_ref().map_or(f.script.clone(), |v| v.zrf().path.clone());
+        let folders: Vec<String> = path.parent().into_iter().flat_map(|p| p.components()).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        let mut parts: Vec<String> = folders[folders.len().saturating_sub(k)..].to_vec();
+        if f.zrf.is_some() && k > 0 {
+            parts.push(path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
+        }
+        parts.push(f.name());
+        (parts.join("/"), k < folders.len() + usize::from(f.zrf.is_some()))
+    };
+    let mut level = vec![0; files.len()];
+    loop {
+        let names: Vec<(String, bool)> = files.iter().zip(&level).map(|(f, &k)| at(f, k)).collect();
+        let mut deeper = false;
+        for i in 0..files.len() {
+            // The same file twice is told apart by number, below.
+            let clash = names.iter().enumerate().any(|(j, n)| n.0 == names[i].0 && files[j].spec() != files[i].spec());
+            if clash && names[i].1 {
+                level[i] += 1;
+                deeper = true;
+            }
+        }
+        if !deeper {
+            return names.into_iter().map(|n| n.0).collect();
+        }
+    }
 }
 
 /// `--engine`'s choice per variant; a variant is named by its letter (A
@@ -402,8 +488,14 @@ fn rerun_command(h: &Header, index: u64) -> String {
     if h.gauntlet {
         cmd += " --gauntlet";
     }
-    if !h.openings.is_empty() {
-        cmd += " --openings FILE";
+    match (&h.openings_file, h.openings.is_empty()) {
+        (Some(f), false) => cmd += &format!(" --openings {}", quote(f)),
+        // A record older than `openings_file`: the lines are in its header.
+        (None, false) => cmd += " --openings <the header's openings, one per line>",
+        _ => {}
+    }
+    if h.random_plies != if h.openings.is_empty() { DEFAULT_RANDOM_PLIES } else { 0 } {
+        cmd += &format!(" --random-plies {}", h.random_plies);
     }
     cmd + &format!(" --only {} -v", index + 1)
 }

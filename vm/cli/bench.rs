@@ -288,6 +288,7 @@ fn play_games(config: &Config, files: [&Path; 2], engine: Option<Engine>, limits
     let options = GameOptions {
         files: files.iter().map(|f| GameFile::script(f)).collect(),
         openings: Vec::new(),
+        random_plies: 0,
         config: config.clone(),
         max_plies: 1000,
         limits,

@@ -19,6 +19,8 @@ use crate::open::GameFile;
 use crate::snapshot::Snapshot;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256StarStar;
 use std::time::Instant;
 
 /// What every game of a tournament shares.
@@ -27,6 +29,9 @@ pub struct GameOptions {
     pub files: Vec<GameFile>,
     /// Each opening's moves.
     pub openings: Vec<Vec<String>>,
+    /// Random plies after the opening line, drawn from the pair's
+    /// `opening_seed`.
+    pub random_plies: u32,
     pub config: Config,
     /// A game this long is adjudicated a draw.
     pub max_plies: u32,
@@ -111,7 +116,7 @@ impl Loaded {
 /// which case nothing of it counts.
 pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>, loaded: &mut Loaded) -> Option<GameRecord> {
     let started = Instant::now();
-    let mut game = Game { vms: Vec::new(), moves: Vec::new(), engines: Default::default(), contestants: [0; 2], message: None };
+    let mut game = Game { vms: Vec::new(), moves: Vec::new(), opening_plies: 0, engines: Default::default(), contestants: [0; 2], message: None };
     let outcome = game.run(options, spec, stop, loaded);
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return None;
@@ -136,6 +141,7 @@ pub fn play(options: &GameOptions, spec: &GameSpec, stop: &Arc<AtomicBool>, load
         plies: game.moves.len() as u32,
         opening: spec.opening,
         moves: game.moves,
+        opening_plies: game.opening_plies,
         time: started.elapsed().as_secs_f64(),
         rerun: None,
         error,
@@ -148,6 +154,7 @@ struct Game {
     /// (variant, its VM), one per file; the first VM's rules are the game's.
     vms: Vec<(usize, Vm)>,
     moves: Vec<String>,
+    opening_plies: u32,
     engines: [EngineStats; 2],
     /// The players of seat 1 and seat 2.
     contestants: [i32; 2],
@@ -176,10 +183,24 @@ impl Game {
             if self.generate()? != UNKNOWN_SCORE {
                 return Err(format!("the opening move `{text}` comes after the game is over"));
             }
-            let rules = &self.vms[0].1;
-            let m = rules.find_move(text).ok_or_else(|| format!("the opening move `{text}` is not legal here; legal moves: {}", rules.move_texts().join(", ")))?;
+            let m = opening_move(&self.vms[0].1, text)?;
             self.play_everywhere(0, m)?;
         }
+        // Both games of a pair draw the same plies from the same start:
+        // each side plays the position from both seats.
+        let mut plies = Xoshiro256StarStar::seed_from_u64(spec.opening_seed);
+        for _ in 0..options.random_plies {
+            if self.generate()? != UNKNOWN_SCORE {
+                break;
+            }
+            let store = &self.vms[0].1.game.store;
+            if store.count() == 0 {
+                break;
+            }
+            let m = store.current().start + (plies.next_u64() % store.count() as u64) as usize;
+            self.play_everywhere(0, m)?;
+        }
+        self.opening_plies = self.moves.len() as u32;
         while (self.moves.len() as u32) < options.max_plies {
             let score = self.generate()?;
             if score != UNKNOWN_SCORE {
@@ -252,7 +273,11 @@ impl Game {
             match first {
                 None => first = Some(here),
                 Some(f) if f != here => {
-                    return Err(format!("the variants disagree on the rules here (variant {}: {} moves, score {})", *v + 1, here.1, here.0));
+                    let view = |(score, moves, _): (i32, usize, i32)| match score {
+                        UNKNOWN_SCORE => format!("{moves} legal moves"),
+                        _ => "the game is over".to_string(),
+                    };
+                    return Err(format!("the variants disagree on the rules after {} plies: the first sees {}, variant {} {}", self.moves.len(), view(f), *v + 1, view(here)));
                 }
                 _ => {}
             }
@@ -288,6 +313,113 @@ impl Game {
         }
         self.moves.push(text);
         Ok(())
+    }
+}
+
+/// The move `text` names in `vm`'s current list, for an opening line.
+fn opening_move(vm: &Vm, text: &str) -> Result<usize, String> {
+    vm.find_move(text).ok_or_else(|| format!("the opening move `{text}` is not legal here; legal moves: {}", vm.move_texts().join(", ")))
+}
+
+/// What a tournament learns by loading each variant once before its
+/// first game, so that what would fail in every game fails once, first,
+/// and says where.
+pub struct Preflight {
+    /// Per variant: its contestants play with a `{search-engine}` word
+    /// of the file's own (which `--depth` does not limit).
+    pub script_engines: Vec<bool>,
+}
+
+/// Loads every variant: each must load, all must declare the same game
+/// (board, players, pieces) as the first, and every opening line must be
+/// legal from the start. An opening's error names its index in
+/// `options.openings`.
+pub fn preflight(options: &GameOptions) -> Result<Preflight, PreflightError> {
+    let mut script_engines = Vec::new();
+    let mut first: Option<(String, Declared)> = None;
+    for (v, file) in options.files.iter().enumerate() {
+        let mut vm = Loaded::load(options, v, 1).map_err(|e| PreflightError::Variant(format!("{}: {}", file.label(), first_lines(&e))))?;
+        let declared = Declared::of(&vm);
+        match &first {
+            None => first = Some((file.label(), declared)),
+            Some((label, d)) => {
+                if let Some(diff) = d.differs(&declared) {
+                    return Err(PreflightError::Variant(format!("{} and {label} are not the same game ({diff}): a tournament's variants play one game", file.label())));
+                }
+            }
+        }
+        let own = |p: &crate::game::PlayerDecl| !p.chance && !p.neutral && matches!(p.engine, Engine::Script(_));
+        script_engines.push(options.engines.get(v).copied().flatten().is_none() && vm.game.players.iter().any(own));
+        if v == 0 {
+            check_openings(options, &mut vm)?;
+        }
+    }
+    Ok(Preflight { script_engines })
+}
+
+#[derive(Debug)]
+pub enum PreflightError {
+    /// A variant that does not load, or is another game.
+    Variant(String),
+    /// Opening k (index into the openings) cannot be played.
+    Opening(usize, String),
+}
+
+fn check_openings(options: &GameOptions, vm: &mut Vm) -> Result<(), PreflightError> {
+    let start = vm.snapshot();
+    for (k, line) in options.openings.iter().enumerate() {
+        let fail = |e: String| PreflightError::Opening(k, e);
+        if !vm.restore(&start, 1) {
+            *vm = Loaded::load(options, 0, 1).map_err(|e| fail(first_lines(&e)))?;
+        }
+        vm.new_game().map_err(|e| fail(first_lines(&e)))?;
+        for text in line {
+            let score = vm.generate_turn().and_then(|()| vm.game_result()).map_err(|e| fail(first_lines(&e)))?;
+            if score != UNKNOWN_SCORE {
+                return Err(fail(format!("the opening move `{text}` comes after the game is over")));
+            }
+            let m = opening_move(vm, text).map_err(fail)?;
+            let made = vm.make_move(m);
+            vm.game.store.pop_list();
+            made.map_err(|e| fail(format!("playing `{text}`: {}", first_lines(&e))))?;
+        }
+    }
+    Ok(())
+}
+
+/// The declarations two variants of one game share.
+#[derive(PartialEq)]
+struct Declared {
+    positions: Vec<String>,
+    players: Vec<String>,
+    pieces: Vec<String>,
+}
+
+impl Declared {
+    fn of(vm: &Vm) -> Declared {
+        let g = &vm.game;
+        Declared {
+            positions: g.board.names.clone(),
+            players: g.players.iter().map(|p| p.name.clone()).collect(),
+            pieces: g.pieces.iter().map(|p| p.name.clone()).collect(),
+        }
+    }
+
+    /// What differs, in words.
+    fn differs(&self, other: &Declared) -> Option<String> {
+        let list = |v: &[String]| {
+            let shown: Vec<&str> = v.iter().take(8).map(String::as_str).collect();
+            format!("{}{}", shown.join(" "), if v.len() > 8 { " …" } else { "" })
+        };
+        if self.players != other.players {
+            Some(format!("players {} against {}", list(&other.players), list(&self.players)))
+        } else if self.pieces != other.pieces {
+            Some(format!("pieces {} against {}", list(&other.pieces), list(&self.pieces)))
+        } else if self.positions != other.positions {
+            Some(format!("{} positions against {}", other.positions.len(), self.positions.len()))
+        } else {
+            None
+        }
     }
 }
 

@@ -24,6 +24,14 @@ pub struct Header {
     pub gauntlet: bool,
     /// The opening lines (moves separated by `;`), in order.
     pub openings: Vec<String>,
+    /// The file they were read from, as given (for the `again:` line).
+    #[serde(default)]
+    pub openings_file: Option<String>,
+    /// Random plies each pair of games starts with, after its opening
+    /// line: what varies the games of deterministic engines. Records
+    /// older than the option have none.
+    #[serde(default)]
+    pub random_plies: u32,
     pub max_plies: u32,
     pub time_per_move: Option<f64>,
     pub depth: Option<u32>,
@@ -112,6 +120,10 @@ pub struct GameRecord {
     pub opening: Option<usize>,
     /// Every move as text, the opening's included.
     pub moves: Vec<String>,
+    /// How many of the moves were the opening's (its line, then its
+    /// random plies) before the engines took over.
+    #[serde(default)]
+    pub opening_plies: u32,
     /// Wall time of the game, in seconds.
     pub time: f64,
     pub error: Option<String>,

@@ -1,7 +1,8 @@
 //! Which games a tournament plays: the pairings (a match, a round robin or
 //! a gauntlet), the seats of every game (swapped every game, so the two
 //! games of a pair play one opening from both sides), the opening of each
-//! pair, every game's seed, and the share of a shard.
+//! pair (a line of the openings file, and the seed of its random plies),
+//! every game's seed, and the share of a shard.
 //!
 //! A game is identified by its index alone: everything about it follows
 //! from the index and the tournament's settings, so shards, resumed runs
@@ -20,6 +21,9 @@ pub struct GameSpec {
     /// The opening line, if the tournament has openings.
     pub opening: Option<usize>,
     pub seed: u64,
+    /// The seed of the pair's random opening plies: the same for both
+    /// games of a pair, so each side plays the same start.
+    pub opening_seed: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -74,7 +78,10 @@ impl Schedule {
         let pairs_per_pairing = self.games.div_ceil(2);
         let pair = (index / self.games.max(1)) * pairs_per_pairing + pair_in_pairing;
         let opening = (self.openings > 0).then(|| (pair_in_pairing % self.openings as u64) as usize);
-        GameSpec { index, seats, pairing, pair, opening, seed: game_seed(self.seed, index) }
+        // A stream apart from the games' own seeds (game i's seed is never
+        // pair j's opening seed).
+        let opening_seed = game_seed(self.seed ^ 0x6F70_656E_696E_6773, pair);
+        GameSpec { index, seats, pairing, pair, opening, seed: game_seed(self.seed, index), opening_seed }
     }
 
     /// The indices this shard plays, in order.
@@ -112,6 +119,8 @@ mod tests {
         assert_eq!((g[0].opening, g[1].opening, g[6].opening), (Some(0), Some(0), Some(0)));
         assert_eq!(g[2].opening, Some(1));
         assert_ne!(g[0].seed, g[1].seed);
+        assert_eq!(g[0].opening_seed, g[1].opening_seed);
+        assert_ne!(g[0].opening_seed, g[2].opening_seed);
     }
 
     #[test]

@@ -666,11 +666,22 @@ pub fn standings_table(table: &[Standing]) -> Vec<String> {
 
 /// The estimate a report prints: pentanomial when pair results are given,
 /// as fastchess does.
-fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>) -> EloEstimate {
-    match penta {
+///
+/// Games that repeat an earlier one move for move are no new evidence
+/// (deterministic engines replaying a game): with `distinct` below the
+/// games, every interval and the LOS are unknown (NaN), never the ±0 that
+/// identical samples would give.
+fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>, distinct: Option<u64>) -> EloEstimate {
+    let mut e = match penta {
         Some(p) => EloEstimate::pentanomial(p),
         None => EloEstimate::trinomial(wdl),
+    };
+    if distinct.is_some_and(|d| d < wdl.games()) {
+        for x in [&mut e.elo_error, &mut e.nelo_error, &mut e.score_low, &mut e.score_high, &mut e.los] {
+            *x = f64::NAN;
+        }
     }
+    e
 }
 
 /// The draw ratio a report prints: per pair when pair results are given
@@ -693,7 +704,8 @@ fn number(x: f64, decimals: usize) -> String {
 
 /// The match summary fastchess prints between games, one line per entry.
 /// `sprt` is the test and the LLR to show (from `llr_trinomial` or
-/// `llr_pentanomial`, whichever the caller tests on).
+/// `llr_pentanomial`, whichever the caller tests on). `distinct` is the
+/// number of different games among them, when known.
 ///
 /// Departures from fastchess: the first line has no time control, threads,
 /// hash or book (the caller knows those); the `Score:` line with its
@@ -706,8 +718,9 @@ pub fn report(
     wdl: &Wdl,
     penta: Option<&Penta>,
     sprt: Option<(&Sprt, f64)>,
+    distinct: Option<u64>,
 ) -> Vec<String> {
-    let e = reported_estimate(wdl, penta);
+    let e = reported_estimate(wdl, penta, distinct);
     let mut lines = vec![
         format!("Results of {name_a} vs {name_b}:"),
         format!(
@@ -737,12 +750,21 @@ pub fn report(
         wdl.points(),
         number(wdl.score() * 100.0, 2)
     ));
-    lines.push(format!(
-        "Score: {} % [{} %, {} %] (95 %)",
-        number(e.score * 100.0, 2),
-        number(e.score_low * 100.0, 1),
-        number(e.score_high * 100.0, 1)
-    ));
+    if let Some(d) = distinct.filter(|&d| d < wdl.games()) {
+        lines.push(format!(
+            "Distinct games: {d} of {}: the others repeat one move for move, which is no new evidence: no error bars (vary the games: --random-plies, --openings)",
+            wdl.games()
+        ));
+    }
+    lines.push(match e.score_low.is_nan() {
+        true => format!("Score: {} % (no interval)", number(e.score * 100.0, 2)),
+        false => format!(
+            "Score: {} % [{} %, {} %] (95 %)",
+            number(e.score * 100.0, 2),
+            number(e.score_low * 100.0, 1),
+            number(e.score_high * 100.0, 1)
+        ),
+    });
     if let Some(p) = penta {
         let [ll, ld, even, wd, ww] = p.counts;
         lines.push(format!(
@@ -780,8 +802,8 @@ fn json_number(x: f64) -> String {
 /// ratio are fractions 0..1 (the report prints percentages); `penta` is
 /// `[LL, LD, WL+DD, WD, WW]` or null; `llr`, `llr_lower`, `llr_upper` are
 /// null without an SPRT.
-pub fn to_json(wdl: &Wdl, penta: Option<&Penta>, sprt: Option<(&Sprt, f64)>) -> String {
-    let e = reported_estimate(wdl, penta);
+pub fn to_json(wdl: &Wdl, penta: Option<&Penta>, sprt: Option<(&Sprt, f64)>, distinct: Option<u64>) -> String {
+    let e = reported_estimate(wdl, penta, distinct);
     let penta_json = match penta {
         Some(p) => format!(
             "[{}]",
@@ -801,6 +823,7 @@ pub fn to_json(wdl: &Wdl, penta: Option<&Penta>, sprt: Option<(&Sprt, f64)>) -> 
         ("wins", wdl.wins.to_string()),
         ("draws", wdl.draws.to_string()),
         ("losses", wdl.losses.to_string()),
+        ("distinct_games", distinct.map_or("null".to_string(), |d| d.to_string())),
         ("score", json_number(e.score)),
         ("score_low", json_number(e.score_low)),
         ("score_high", json_number(e.score_high)),
@@ -1054,7 +1077,7 @@ mod tests {
         assert_eq!((e.nelo, e.nelo_error), (0.0, f64::INFINITY));
         assert_eq!(EloEstimate::pentanomial(&Penta::default()), e);
         assert_eq!(draw_ratio(&Wdl::default()), 0.0);
-        let lines = report("A", "B", &Wdl::default(), Some(&Penta::default()), None);
+        let lines = report("A", "B", &Wdl::default(), Some(&Penta::default()), None, None);
         assert_eq!(lines[1], "Elo: 0.00 +/- inf, nElo: 0.00 +/- inf");
         assert_eq!(lines[2], "LOS: 50.00 %, DrawRatio: 0.00 %, PairsRatio: n/a");
     }
@@ -1068,9 +1091,9 @@ mod tests {
         assert_eq!(e.nelo, f64::INFINITY);
         assert!(e.nelo_error.is_finite());
         assert_eq!(e.los, 1.0);
-        let lines = report("A", "B", &wdl, None, None);
+        let lines = report("A", "B", &wdl, None, None, None);
         assert!(lines[1].starts_with("Elo: inf +/- inf, nElo: inf +/- "), "{}", lines[1]);
-        assert!(to_json(&wdl, None, None).contains("\"elo\": null, \"elo_error\": null"));
+        assert!(to_json(&wdl, None, None, None).contains("\"elo\": null, \"elo_error\": null"));
         let e = EloEstimate::trinomial(&wdl.flipped());
         assert_eq!((e.elo, e.los), (f64::NEG_INFINITY, 0.0));
     }
@@ -1083,7 +1106,7 @@ mod tests {
         assert_eq!((e.elo, e.elo_error, e.nelo), (0.0, 0.0, 0.0));
         assert!(e.nelo_error.is_finite());
         assert_eq!(draw_ratio(&wdl), 1.0);
-        let lines = report("A", "B", &wdl, None, None);
+        let lines = report("A", "B", &wdl, None, None, None);
         assert_eq!(lines[1], format!("Elo: 0.00 +/- 0.00, nElo: 0.00 +/- {:.2}", e.nelo_error));
         assert_eq!(lines[2], "LOS: 50.00 %, DrawRatio: 100.00 %");
     }
@@ -1103,7 +1126,7 @@ mod tests {
     #[test]
     fn report_lines_in_fastchess_form() {
         let wdl = fastchess_wdl(136, 96, 111);
-        let lines = report("new", "old", &wdl, None, None);
+        let lines = report("new", "old", &wdl, None, None, None);
         assert_eq!(lines[0], "Results of new vs old:");
         // fastchess elo_test "EloWDL 2": Elo 40.70 ± 30.43, nElo 49.77 ± 36.77, LOS 99.60 %
         assert!(lines[1].starts_with("Elo: 40.7"), "{}", lines[1]);
@@ -1116,7 +1139,7 @@ mod tests {
 
         let penta = Penta::from_fastchess(10, 100, 150, 50, 150, 40);
         let sprt = Sprt::new(0.0, 5.0);
-        let lines = report("A", "B", &wdl, Some(&penta), Some((&sprt, 2.95)));
+        let lines = report("A", "B", &wdl, Some(&penta), Some((&sprt, 2.95)), None);
         assert!(lines[2].ends_with(", PairsRatio: 1.73"), "{}", lines[2]);
         assert_eq!(lines[5], "Ptnml(0-2): [10, 100, 200, 150, 40], WL/DD Ratio: 3.00");
         assert_eq!(lines[6], "LLR: 2.95 (100.2%) (-2.94, 2.94) [0.00, 5.00]");
@@ -1125,7 +1148,7 @@ mod tests {
     #[test]
     fn json_has_every_key_and_nulls() {
         let wdl = Wdl::new(3, 4, 1);
-        let json = to_json(&wdl, None, None);
+        let json = to_json(&wdl, None, None, None);
         for key in [
             "games", "wins", "draws", "losses", "score", "score_low", "score_high", "elo",
             "elo_error", "nelo", "nelo_error", "los", "draw_ratio", "penta", "llr",
@@ -1139,7 +1162,7 @@ mod tests {
 
         let penta = Penta::from_counts([0, 1, 2, 1, 0]);
         let sprt = Sprt::new(0.0, 5.0);
-        let json = to_json(&wdl, Some(&penta), Some((&sprt, 0.25)));
+        let json = to_json(&wdl, Some(&penta), Some((&sprt, 0.25)), None);
         assert!(json.contains("\"penta\": [0, 1, 2, 1, 0], \"llr\": 0.25, \"llr_lower\": -2.94"), "{json}");
     }
 

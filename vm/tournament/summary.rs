@@ -6,7 +6,8 @@
 use super::record::{EngineStats, GameRecord, Header};
 use super::schedule::Schedule;
 use super::stats::{self, Penta, Sprt, Wdl};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 pub struct Summary {
     pub names: Vec<String>,
@@ -32,6 +33,9 @@ pub struct Summary {
     /// Games whose pair partner has not been counted: (a, b, pair) → the
     /// game's points for a.
     unpaired: HashMap<(usize, usize, u64), f64>,
+    /// Per pairing, the games seen (a hash of seats and moves): games of
+    /// deterministic engines repeat, and a repeat is no new evidence.
+    seen: HashMap<(usize, usize), HashSet<u64>>,
 }
 
 impl Summary {
@@ -65,6 +69,7 @@ impl Summary {
             sprt: header.sprt.map(|[elo0, elo1, alpha, beta]| Sprt { elo0, elo1, alpha, beta }),
             schedule: Schedule::of(header),
             unpaired: HashMap::new(),
+            seen: HashMap::new(),
         }
     }
 
@@ -90,6 +95,9 @@ impl Summary {
         self.played += 1;
         let (a, b) = (x.min(y), x.max(y));
         let pa = g.points_of(a).unwrap_or(0.0);
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (g.seats, &g.moves).hash(&mut h);
+        self.seen.entry((a, b)).or_default().insert(h.finish());
         add(self.pairings.entry((a, b)).or_default(), pa);
         add(&mut self.totals[a], pa);
         add(&mut self.totals[b], 1.0 - pa);
@@ -106,6 +114,16 @@ impl Summary {
                 self.unpaired.insert((a, b, pair), pa);
             }
         }
+    }
+
+    /// The number of different games counted in pairing (a, b).
+    pub fn distinct(&self, a: usize, b: usize) -> u64 {
+        self.seen.get(&(a, b)).map_or(0, |s| s.len() as u64)
+    }
+
+    /// Whether some game of variant i's repeats an earlier one.
+    fn repeats(&self, i: usize) -> bool {
+        self.pairings.iter().any(|(&(a, b), wdl)| (a == i || b == i) && self.distinct(a, b) < wdl.games())
     }
 
     /// The errors by game index.
@@ -144,7 +162,7 @@ impl Summary {
             let penta = self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0);
             let sprt = (a, b) == (0, 1) && self.names.len() == 2;
             let sprt = self.sprt.as_ref().filter(|_| sprt).zip(self.llr());
-            out.extend(stats::report(&self.names[a], &self.names[b], wdl, penta, sprt));
+            out.extend(stats::report(&self.names[a], &self.names[b], wdl, penta, sprt, Some(self.distinct(a, b))));
             out.push(String::new());
         }
         out.push(format!("{:<24} {:>7} {:>10} {:>12} {:>10} {:>10}", "engine", "moves", "avg depth", "nodes/s", "s/move", "longest s"));
@@ -159,11 +177,11 @@ impl Summary {
             for (rank, (i, elo, err)) in self.ranking().into_iter().enumerate() {
                 let t = &self.totals[i];
                 out.push(format!(
-                    "{:<4} {:<24} {:>9.1} {:>8.1} {:>7} {:>7.1}% {:>6.1}%",
+                    "{:<4} {:<24} {:>9.1} {:>8} {:>7} {:>7.1}% {:>6.1}%",
                     rank + 1,
                     self.names[i],
                     elo,
-                    err,
+                    if err.is_nan() { "n/a".to_string() } else { format!("{err:.1}") },
                     t.games(),
                     100.0 * t.score(),
                     100.0 * t.draws as f64 / t.games().max(1) as f64
@@ -182,7 +200,7 @@ impl Summary {
             .enumerate()
             .map(|(i, t)| {
                 let e = stats::EloEstimate::trinomial(t);
-                (i, e.elo, e.elo_error)
+                (i, e.elo, if self.repeats(i) { f64::NAN } else { e.elo_error })
             })
             .collect();
         r.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal));
@@ -195,7 +213,7 @@ impl Summary {
         for (&(a, b), wdl) in &self.pairings {
             let penta = self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0);
             let sprt = self.sprt.as_ref().filter(|_| (a, b) == (0, 1) && self.names.len() == 2).zip(self.llr());
-            matches.push(format!("{{\"a\":{},\"b\":{},\"stats\":{}}}", names[a], names[b], stats::to_json(wdl, penta, sprt)));
+            matches.push(format!("{{\"a\":{},\"b\":{},\"stats\":{}}}", names[a], names[b], stats::to_json(wdl, penta, sprt, Some(self.distinct(a, b)))));
         }
         let engines: Vec<String> = self
             .names
