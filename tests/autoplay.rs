@@ -625,3 +625,37 @@ fn a_redirected_run_prints_its_seed() {
     let seed: u64 = stderr.split(", seed ").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no seed line: {stderr}"));
     assert_eq!(record::read(&path).unwrap().header.unwrap().seed, seed);
 }
+
+#[test]
+fn an_interrupted_round_robin_agrees_with_itself_and_says_how_to_resume() {
+    let dir = scratch("interrupted");
+    let json = dir.join("r.jsonl");
+    let child = Command::new(env!("CARGO_BIN_EXE_axforth"))
+        .args(["autoplay", TTT_RANDOM, TTT_RANDOM, TTT_RANDOM, "-n", "100000", "--seed", "5", "-q", "--jobs", "1", "--json", json.to_str().unwrap()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while std::fs::read_to_string(&json).map(|t| t.lines().count()).unwrap_or(0) < 50 && t0.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // Ctrl-C, as a terminal sends it.
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let o = child.wait_with_output().unwrap();
+    let out = text(&o);
+    assert!(!o.status.success(), "{out}");
+    assert!(out.contains(&format!("play the rest with: axforth autoplay --resume {}", json.display())), "{out}");
+    // Points and Score are over the same games.
+    let points: Vec<&str> = out.lines().filter_map(|l| l.split_once("Points: ")).map(|(_, p)| p.split_once("(").unwrap().1.trim_end_matches(" %)")).collect();
+    let scores: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("Score: ")).map(|s| s.split(" %").next().unwrap()).collect();
+    assert!(!points.is_empty());
+    assert_eq!(points, scores, "{out}");
+    // The third variant never played: last, with no Elo.
+    let table: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("rank ")).skip(1).collect();
+    assert_eq!(table.len(), 3, "{out}");
+    assert!(table[2].contains("random #3") && table[2].contains("n/a"), "{out}");
+    assert!(!table[1].contains("random #3"), "{out}");
+}

@@ -263,7 +263,11 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         bail!("cannot write the records: {e}");
     }
     if interrupted.load(Ordering::SeqCst) {
-        println!("interrupted: the summary of the {counted} finished game(s) follows");
+        let resume = match &record_path {
+            Some(p) => format!("; play the rest with: axforth autoplay --resume {}", axforth::tournament::shell_quote(&p.display().to_string())),
+            None => "; a run with --json FILE can be continued where it stopped (--resume FILE)".to_string(),
+        };
+        println!("interrupted: the summary of the {counted} finished game(s) follows{resume}");
     }
     for line in summary.lines() {
         println!("{line}");

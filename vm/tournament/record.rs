@@ -237,6 +237,7 @@ mod tests {
             plies: 2,
             opening: None,
             moves: vec!["a1".into(), "b2".into()],
+            opening_plies: 0,
             time: 0.5,
             error: None,
             rerun: None,

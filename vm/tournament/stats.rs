@@ -823,7 +823,6 @@ pub fn to_json(wdl: &Wdl, penta: Option<&Penta>, sprt: Option<(&Sprt, f64)>, dis
         ("wins", wdl.wins.to_string()),
         ("draws", wdl.draws.to_string()),
         ("losses", wdl.losses.to_string()),
-        ("distinct_games", distinct.map_or("null".to_string(), |d| d.to_string())),
         ("score", json_number(e.score)),
         ("score_low", json_number(e.score_low)),
         ("score_high", json_number(e.score_high)),
@@ -837,6 +836,7 @@ pub fn to_json(wdl: &Wdl, penta: Option<&Penta>, sprt: Option<(&Sprt, f64)>, dis
         ("llr", llr),
         ("llr_lower", llr_lower),
         ("llr_upper", llr_upper),
+        ("distinct_games", distinct.map_or("null".to_string(), |d| d.to_string())),
     ];
     let body: Vec<String> = fields.iter().map(|(key, value)| format!("\"{key}\": {value}")).collect();
     format!("{{{}}}", body.join(", "))
@@ -1152,12 +1152,12 @@ mod tests {
         for key in [
             "games", "wins", "draws", "losses", "score", "score_low", "score_high", "elo",
             "elo_error", "nelo", "nelo_error", "los", "draw_ratio", "penta", "llr",
-            "llr_lower", "llr_upper",
+            "llr_lower", "llr_upper", "distinct_games",
         ] {
             assert!(json.contains(&format!("\"{key}\": ")), "{key} missing in {json}");
         }
         assert!(json.starts_with("{\"games\": 8, \"wins\": 3, \"draws\": 4, \"losses\": 1, \"score\": 0.625,"));
-        assert!(json.ends_with("\"penta\": null, \"llr\": null, \"llr_lower\": null, \"llr_upper\": null}"));
+        assert!(json.ends_with("\"penta\": null, \"llr\": null, \"llr_lower\": null, \"llr_upper\": null, \"distinct_games\": null}"));
         assert!(!json.contains("inf") && !json.contains("NaN"));
 
         let penta = Penta::from_counts([0, 1, 2, 1, 0]);

@@ -116,6 +116,14 @@ impl Summary {
         }
     }
 
+    /// Pairing (a, b)'s pentanomial counts, when every game counted is in
+    /// a complete pair: with a pair left half played (an interrupted
+    /// run, an odd -n), estimates over the pairs would disagree with the
+    /// points over all games, so the per-game ones are given instead.
+    fn paired(&self, a: usize, b: usize, wdl: &Wdl) -> Option<&Penta> {
+        self.pentas.get(&(a, b)).filter(|p| p.pairs() > 0 && 2 * p.pairs() == wdl.games())
+    }
+
     /// The number of different games counted in pairing (a, b).
     pub fn distinct(&self, a: usize, b: usize) -> u64 {
         self.seen.get(&(a, b)).map_or(0, |s| s.len() as u64)
@@ -159,10 +167,15 @@ impl Summary {
         }
         out.push(String::new());
         for (&(a, b), wdl) in &self.pairings {
-            let penta = self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0);
+            let penta = self.paired(a, b, wdl);
             let sprt = (a, b) == (0, 1) && self.names.len() == 2;
             let sprt = self.sprt.as_ref().filter(|_| sprt).zip(self.llr());
             out.extend(stats::report(&self.names[a], &self.names[b], wdl, penta, sprt, Some(self.distinct(a, b))));
+            let pairs = self.pentas.get(&(a, b)).map_or(0, Penta::pairs);
+            if penta.is_none() && pairs > 0 {
+                let alone = wdl.games() - 2 * pairs;
+                out.push(format!("Pairs: {pairs} complete, {alone} game(s) without their pair: the statistics are per game"));
+            }
             out.push(String::new());
         }
         out.push(format!("{:<24} {:>7} {:>10} {:>12} {:>10} {:>10}", "engine", "moves", "avg depth", "nodes/s", "s/move", "longest s"));
@@ -176,15 +189,20 @@ impl Summary {
             out.push(format!("{:<4} {:<24} {:>9} {:>8} {:>7} {:>8} {:>7}", "rank", "name", "elo", "+/-", "games", "score", "draw"));
             for (rank, (i, elo, err)) in self.ranking().into_iter().enumerate() {
                 let t = &self.totals[i];
+                let or_na = |x: f64, digits: usize, unit: &str| if x.is_nan() { "n/a".to_string() } else { format!("{x:.digits$}{unit}") };
+                let (score, draws) = match t.games() {
+                    0 => (f64::NAN, f64::NAN),
+                    n => (100.0 * t.score(), 100.0 * t.draws as f64 / n as f64),
+                };
                 out.push(format!(
-                    "{:<4} {:<24} {:>9.1} {:>8} {:>7} {:>7.1}% {:>6.1}%",
+                    "{:<4} {:<24} {:>9} {:>8} {:>7} {:>8} {:>7}",
                     rank + 1,
                     self.names[i],
-                    elo,
-                    if err.is_nan() { "n/a".to_string() } else { format!("{err:.1}") },
+                    or_na(elo, 1, ""),
+                    or_na(err, 1, ""),
                     t.games(),
-                    100.0 * t.score(),
-                    100.0 * t.draws as f64 / t.games().max(1) as f64
+                    or_na(score, 1, "%"),
+                    or_na(draws, 1, "%"),
                 ));
             }
         }
@@ -200,10 +218,14 @@ impl Summary {
             .enumerate()
             .map(|(i, t)| {
                 let e = stats::EloEstimate::trinomial(t);
-                (i, e.elo, if self.repeats(i) { f64::NAN } else { e.elo_error })
+                match t.games() {
+                    0 => (i, f64::NAN, f64::NAN),
+                    _ => (i, e.elo, if self.repeats(i) { f64::NAN } else { e.elo_error }),
+                }
             })
             .collect();
-        r.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal));
+        // Best first; a variant that played no game has no Elo and comes last.
+        r.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or_else(|| x.1.is_nan().cmp(&y.1.is_nan())));
         r
     }
 
@@ -211,7 +233,7 @@ impl Summary {
         let names: Vec<String> = self.names.iter().map(|n| serde_json::to_string(n).unwrap_or_default()).collect();
         let mut matches = Vec::new();
         for (&(a, b), wdl) in &self.pairings {
-            let penta = self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0);
+            let penta = self.paired(a, b, wdl);
             let sprt = self.sprt.as_ref().filter(|_| (a, b) == (0, 1) && self.names.len() == 2).zip(self.llr());
             matches.push(format!("{{\"a\":{},\"b\":{},\"stats\":{}}}", names[a], names[b], stats::to_json(wdl, penta, sprt, Some(self.distinct(a, b)))));
         }
@@ -260,5 +282,105 @@ fn add(w: &mut Wdl, points: f64) {
         w.losses += 1;
     } else {
         w.draws += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(names: &[&str], games: u64) -> Header {
+        Header {
+            kind: "header".into(),
+            axforth: String::new(),
+            files: names.iter().map(|n| format!("{n}.4th")).collect(),
+            names: names.iter().map(|n| n.to_string()).collect(),
+            seed: 1,
+            games,
+            gauntlet: false,
+            openings: Vec::new(),
+            openings_file: None,
+            random_plies: 0,
+            max_plies: 100,
+            time_per_move: None,
+            depth: None,
+            engine: None,
+            uct_c: 1.4,
+            uct_playouts: None,
+            sprt: None,
+            shard: None,
+        }
+    }
+
+    /// Game `index` of `h`'s schedule, won by seat 1 (or drawn), with
+    /// moves that make it a game of its own.
+    fn game(h: &Header, index: u64, result: &str) -> GameRecord {
+        let spec = Schedule::of(h).game(index);
+        GameRecord {
+            kind: "game".into(),
+            index,
+            seed: spec.seed,
+            seats: spec.seats,
+            result: result.into(),
+            reason: "game over".into(),
+            plies: 1,
+            opening: None,
+            moves: vec![format!("move {index}")],
+            opening_plies: 0,
+            time: 0.0,
+            error: None,
+            rerun: None,
+            engines: Default::default(),
+            message: None,
+        }
+    }
+
+    fn line<'a>(lines: &'a [String], prefix: &str) -> &'a str {
+        lines.iter().find_map(|l| l.strip_prefix(prefix)).unwrap_or_else(|| panic!("no {prefix} in {lines:#?}"))
+    }
+
+    #[test]
+    fn a_pair_left_half_played_gives_per_game_statistics_that_agree_with_the_points() {
+        let h = header(&["A", "B"], 10);
+        // Pair 0: seat 1 wins both games (one for each); game 2 (pair 1):
+        // A wins, its partner never played.
+        let games = [game(&h, 0, "1-0"), game(&h, 1, "1-0"), game(&h, 2, "1-0")];
+        let lines = Summary::new(&h, &games).lines();
+        assert!(line(&lines, "Games: ").ends_with("Points: 2.0 (66.67 %)"), "{lines:#?}");
+        assert!(line(&lines, "Score: ").starts_with("66.67 %"), "{lines:#?}");
+        assert_eq!(line(&lines, "Pairs: "), "1 complete, 1 game(s) without their pair: the statistics are per game");
+        // Both halves in: the pentanomial statistics again.
+        let games = [game(&h, 0, "1-0"), game(&h, 1, "1-0"), game(&h, 2, "1-0"), game(&h, 3, "1/2-1/2")];
+        let lines = Summary::new(&h, &games).lines();
+        assert!(lines.iter().any(|l| l.starts_with("Ptnml(0-2): [0, 0, 1, 1, 0]")), "{lines:#?}");
+        assert!(!lines.iter().any(|l| l.starts_with("Pairs: ")), "{lines:#?}");
+    }
+
+    #[test]
+    fn a_variant_with_no_game_is_ranked_last_without_an_elo() {
+        let h = header(&["A", "B", "C"], 4);
+        // Only pairing A–B played; B lost every game.
+        let games: Vec<GameRecord> = (0..4).map(|i| game(&h, i, if i % 2 == 0 { "1-0" } else { "0-1" })).collect();
+        let s = Summary::new(&h, &games);
+        let ranked: Vec<usize> = s.ranking().iter().map(|r| r.0).collect();
+        assert_eq!(ranked, [0, 1, 2]);
+        let lines = s.lines();
+        let c = lines.iter().find(|l| l.starts_with("3    C")).unwrap_or_else(|| panic!("{lines:#?}"));
+        assert!(c.contains("n/a") && !c.contains("50.0%"), "{c}");
+    }
+
+    #[test]
+    fn repeated_games_are_counted_once_and_get_no_error_bars() {
+        let h = header(&["A", "B"], 8);
+        let mut games: Vec<GameRecord> = (0..8).map(|i| game(&h, i, "1/2-1/2")).collect();
+        for g in &mut games {
+            g.moves = vec![format!("seat {}", g.seats[0])];
+        }
+        let s = Summary::new(&h, &games);
+        assert_eq!(s.distinct(0, 1), 2);
+        let lines = s.lines();
+        assert!(line(&lines, "Elo: ").starts_with("0.00 +/- n/a"), "{lines:#?}");
+        assert!(line(&lines, "Distinct games: ").starts_with("2 of 8"), "{lines:#?}");
+        assert!(s.json().contains("\"distinct_games\": 2"), "{}", s.json());
     }
 }
