@@ -210,6 +210,11 @@ fn shards_merge_into_the_whole_tournament() {
     assert!(m.status.success(), "{}", text(&m));
     assert_eq!(results(&m), results(&w));
     assert_eq!(games(&merged_path), games(&whole));
+    assert!(!text(&m).contains("warning"), "{}", text(&m));
+    // A shard alone says what it lacks.
+    let one = axforth(&["merge", shard_files[1].to_str().unwrap()]);
+    assert!(one.status.success(), "{}", text(&one));
+    assert!(text(&one).contains("warning: shard(s) 1/3, 3/3 missing: the summary is of 3 of the tournament's 8 games"), "{}", text(&one));
     // Shards of other tournaments do not merge.
     let other = dir.join("other.jsonl");
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "8", "--depth", "2", "--seed", "10", "-q", "--json", other.to_str().unwrap()]);
@@ -257,6 +262,11 @@ fn a_killed_tournament_resumes_to_the_same_result() {
     std::io::Write::write_all(&mut torn, b"{\"kind\":\"game\",\"index\":11,\"se").unwrap();
     drop(torn);
 
+    // Other variants or another -n on the command line are refused, not ignored.
+    let other = axforth(&["autoplay", TTT, TTT_RANDOM, "--resume", killed.to_str().unwrap(), "-q"]);
+    assert!(!other.status.success() && text(&other).contains("continues its own tournament"), "{}", text(&other));
+    let other = axforth(&["autoplay", OTHELLO, OTHELLO_RANDOM, "-n", "20", "--resume", killed.to_str().unwrap(), "-q"]);
+    assert!(!other.status.success() && text(&other).contains("-n 20"), "{}", text(&other));
     let r = axforth(&["autoplay", "--resume", killed.to_str().unwrap(), "-q"]);
     assert!(r.status.success(), "{}", text(&r));
     assert_eq!(games(&killed), games(&whole), "{before} game(s) were in before the kill");

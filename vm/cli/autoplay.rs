@@ -107,6 +107,21 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
             let r = record::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let header = r.header.ok_or_else(|| anyhow!("{} has no header line: not an axforth record", path.display()))?;
             header.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            // The record says what the tournament is: a command line that
+            // says otherwise is a mistake, not an instruction to ignore.
+            if !args.files.is_empty() {
+                let (files, games) = variants_and_count(&args.files, args.games)?;
+                let specs: Vec<String> = files.iter().map(GameFile::spec).collect();
+                if specs != header.files || (args.games.is_some() || args.files.len() > files.len()) && games != header.games {
+                    bail!(
+                        "--resume {} continues its own tournament ({}, -n {}); this command line names {} -n {games}: give only --resume {0} (and -q, --jobs, --log)",
+                        path.display(),
+                        header.files.join(" "),
+                        header.games,
+                        specs.join(" ")
+                    );
+                }
+            }
             // Games of other indices or variants are not this tournament's.
             let total = Schedule::of(&header).total();
             let games = r.games.into_iter().filter(|g| g.index < total && g.seats.iter().all(|&v| v < header.files.len())).collect();
