@@ -64,7 +64,7 @@ fn perft_position_5_1_to_4() {
 #[test]
 fn perft_divide_sums_to_perft() {
     let mut vm = position("kiwipete");
-    let parts = vm.perft_divide(2).unwrap();
+    let parts = vm.perft_divide(2, &mut |_, _| {}).unwrap();
     assert_eq!(parts.len(), 48);
     assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), 2039);
 }

@@ -255,3 +255,11 @@ fn help_groups_the_vm_options_apart() {
     assert!(at("--games <GAMES>") < at("VM options (every command):"), "{help}");
     assert!(at("VM options (every command):") < at("--seed <SEED>") && at("VM options (every command):") < at("--max-memory <"), "{help}");
 }
+
+#[test]
+fn replay_help_names_every_record_it_reads() {
+    let help = stdout(&axforth(&["replay", "--help"]));
+    for input in ["autoplay --log DIR", "autoplay --json FILE", "AutoPlay log of the original Axiom"] {
+        assert!(help.contains(input), "`{input}` missing from:\n{help}");
+    }
+}

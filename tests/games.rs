@@ -97,7 +97,7 @@ fn draughts_perft_1_to_6() {
 #[test]
 fn othello_perft_from_a_position_equals_the_sum_of_divide() {
     let mut vm = load_file("scripts/othello/othello.4th");
-    let parts = vm.perft_divide(4).unwrap();
+    let parts = vm.perft_divide(4, &mut |_, _| {}).unwrap();
     assert_eq!(parts.len(), 4);
     assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), 244);
 }

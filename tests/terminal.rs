@@ -159,3 +159,29 @@ fn binary_input_is_shown_escaped() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(err(&o).trim_end(), "error: undefined word: abc\\x1b[31m\n  --> bin.4th:1:1");
 }
+
+#[test]
+fn long_perft_and_replay_show_progress_on_a_terminal_only() {
+    let dir = std::env::temp_dir().join(format!("axforth-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("r.jsonl");
+    let bin = env!("CARGO_BIN_EXE_axforth");
+    let o = Command::new(bin)
+        .args(["autoplay", "scripts/othello/random.4th", "scripts/othello/random.4th", "-n", "4", "--seed", "1", "-q", "--json", record.to_str().unwrap()])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", err(&o));
+    let tty = |command: String| Command::new("script").args(["-qc", &command, "/dev/null"]).current_dir(root()).output().ok().map(|o| out(&o));
+    let Some(perft) = tty(format!("{bin} perft scripts/othello/othello.4th 4")) else {
+        eprintln!("script(1) not found: this test did not run");
+        return;
+    };
+    assert!(perft.contains("first moves") && perft.contains("perft 4: 317"), "{perft:?}");
+    let replay = tty(format!("{bin} replay {}", record.display())).unwrap();
+    assert!(replay.contains("/4 games") && replay.contains("games replayed: 4, ok: 4"), "{replay:?}");
+    // Into a pipe: the results alone.
+    let o = Command::new(bin).args(["perft", "scripts/othello/othello.4th", "4"]).current_dir(root()).output().unwrap();
+    assert!(!err(&o).contains("first moves") && out(&o).starts_with("perft 4: 317"), "{}{}", out(&o), err(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -216,8 +216,15 @@ enum Command {
         json: bool,
     },
     /// Play back a record (an autoplay game log or JSON Lines file, or an AutoPlay log of the original Axiom) move by move; report where the rules disagree
+    #[command(after_help = "RECORD is any of:\n  \
+        a game's log, `game-000001.json` from `autoplay --log DIR` (the tournament's header and one game)\n  \
+        a tournament's JSON Lines, from `autoplay --json FILE` (every game in it; a torn last line is skipped)\n  \
+        an AutoPlay log of the original Axiom: `AutoPlay A B N`, then each game's numbered moves and the running results\n\
+          (its game file is the log's first variant beside it, A.4th, unless --game names one)\n\n\
+        Every move must be legal and spelt as recorded, and each game must end where and as the record says.")]
     Replay {
-        /// The log (`AutoPlay A B N` and what followed)
+        /// The record: a game's log or a tournament's JSON Lines from autoplay, or an AutoPlay log of the original (see below)
+        #[arg(value_name = "RECORD")]
         log: PathBuf,
         /// The game file, .4th or .zrf (default: the log's first variant, beside the log)
         #[arg(long)]
@@ -267,6 +274,15 @@ enum Command {
 
 /// A number of seconds (`0.5`, `60`): finite and not negative; anything
 /// beyond a year is a year, so adding it to a clock cannot overflow.
+/// A bar on stderr for work long enough to wonder about (`perft`,
+/// `replay`): drawn only on a terminal (hidden, and free, otherwise).
+pub(crate) fn progress_bar(unit: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    let template = format!("{{bar:30}} {{pos}}/{{len}} {unit}  [{{elapsed_precise}}, ETA {{eta}}]");
+    bar.set_style(indicatif::ProgressStyle::with_template(&template).unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
+    bar
+}
+
 pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
     const YEAR: f64 = 365.0 * 24.0 * 3600.0;
     match text.trim().parse::<f64>() {

@@ -9,13 +9,25 @@ use std::time::Instant;
 pub fn perft(config: Config, game: &GameFile, depth: u32, divide: bool, after: Option<&str>) -> Result<()> {
     let mut vm = start(config, game, after)?;
     let t0 = Instant::now();
+    // Counted a first move at a time, so that a terminal shows how far
+    // it is (the sum is the same perft).
+    let bar = super::progress_bar("first moves");
+    let mut tick = |k: usize, of: usize| {
+        bar.set_length(of as u64);
+        bar.set_position(k as u64);
+    };
     let total = if divide {
-        let parts = vm.perft_divide(depth)?;
+        let parts = vm.perft_divide(depth, &mut tick)?;
+        bar.finish_and_clear();
         vm.flush_output();
         for (text, n) in &parts {
             println!("{text}: {n}");
         }
         parts.iter().map(|(_, n)| n).sum()
+    } else if depth >= 2 && !bar.is_hidden() {
+        let parts = vm.perft_divide(depth, &mut tick);
+        bar.finish_and_clear();
+        parts?.iter().map(|(_, n)| n).sum()
     } else {
         vm.perft(depth)?
     };

@@ -53,20 +53,24 @@ pub fn replay(config: Config, log: &Path, game: Option<&GameFile>, json: bool) -
     let mut failures = Vec::new();
     // Every game warns at the same places: each warning once, on stderr.
     let mut warned: Vec<String> = Vec::new();
+    let bar = super::progress_bar("games");
+    bar.set_length(parsed.games.len() as u64);
     for g in &parsed.games {
         let mut vm = Vm::new(Config { seed: Some(g.number as u64), ..config.clone() })?;
         vm.capture_output();
         let result = replay_game(&mut vm, &game_file, g);
         for w in vm.take_warnings() {
             if !warned.contains(&w) {
-                eprintln!("{w}");
+                bar.suspend(|| eprintln!("{w}"));
                 warned.push(w);
             }
         }
         if let Err(why) = result {
             failures.push((g.number, why));
         }
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     let ok = parsed.games.len() - failures.len();
     if json {
         let items: Vec<String> = failures.iter().map(|(n, why)| format!("{{\"game\":{n},\"error\":{}}}", string(why))).collect();
@@ -86,7 +90,6 @@ pub fn replay(config: Config, log: &Path, game: Option<&GameFile>, json: bool) -
     Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// Replays one game in a fresh VM; the first disagreement, if any.
 /// axforth's own records: a game's log (`autoplay --log DIR`) or a whole
 /// tournament's JSON Lines.
 fn replay_records(config: Config, path: &Path, bytes: &[u8], json: bool) -> Result<ExitCode> {
@@ -101,8 +104,17 @@ fn replay_records(config: Config, path: &Path, bytes: &[u8], json: bool) -> Resu
     };
     header.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let failures: Vec<(u64, String)> =
-        games.iter().filter_map(|g| verify(&config, &header, dir, g).err().map(|why| (g.index + 1, why))).collect();
+    let bar = super::progress_bar("games");
+    bar.set_length(games.len() as u64);
+    let failures: Vec<(u64, String)> = games
+        .iter()
+        .filter_map(|g| {
+            let verdict = verify(&config, &header, dir, g);
+            bar.inc(1);
+            verdict.err().map(|why| (g.index + 1, why))
+        })
+        .collect();
+    bar.finish_and_clear();
     let ok = games.len() - failures.len();
     if json {
         let items: Vec<String> = failures.iter().map(|(n, why)| format!("{{\"game\":{n},\"error\":{}}}", string(why))).collect();
@@ -116,6 +128,7 @@ fn replay_records(config: Config, path: &Path, bytes: &[u8], json: bool) -> Resu
     Ok(if failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// Replays one game in a fresh VM; the first disagreement, if any.
 fn replay_game(vm: &mut Vm, file: &GameFile, g: &LoggedGame) -> Result<(), String> {
     let text = |e: axforth::VmError| e.to_string();
     vm.load_game(file).map_err(text)?;

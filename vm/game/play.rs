@@ -513,15 +513,18 @@ impl Vm {
     }
 
     /// Perft of every move of the current list (generated, game not over),
-    /// each with its count, for `--divide`.
-    pub fn perft_divide(&mut self, depth: u32) -> VmResult<Vec<(String, u64)>> {
+    /// each with its count, for `--divide`; `done(k, of)` after each (a
+    /// progress bar's tick).
+    pub fn perft_divide(&mut self, depth: u32, done: &mut dyn FnMut(usize, usize)) -> VmResult<Vec<(String, u64)>> {
         self.generate_turn()?;
         let mut out = Vec::new();
         if depth > 0 && self.game_result()? == UNKNOWN_SCORE {
-            for m in self.game.store.current() {
+            let moves = self.game.store.current();
+            for m in moves.clone() {
                 let text = move_text(&self.game, &self.mem, m);
                 let n = self.perft_each(m..m + 1, depth)?;
                 out.push((text, n));
+                done(out.len(), moves.len());
             }
         }
         self.game.store.pop_list();
