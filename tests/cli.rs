@@ -263,3 +263,21 @@ fn replay_help_names_every_record_it_reads() {
         assert!(help.contains(input), "`{input}` missing from:\n{help}");
     }
 }
+
+#[test]
+fn check_shows_an_error_in_a_shared_file_once() {
+    let dir = std::env::temp_dir().join(format!("axforth-shared-error-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("common.4th"), ": broken ( -- ) undefined-thing ;\n").unwrap();
+    let game = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/tictactoe/tictactoe.4th");
+    for v in ["a", "b", "c"] {
+        std::fs::write(dir.join(format!("{v}.4th")), format!("LOAD common.4th\nLOAD {}\n", game.display())).unwrap();
+    }
+    let o = axforth(&["check", dir.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(!o.status.success());
+    assert_eq!(out.matches("error: undefined word: undefined-thing").count(), 3, "{out}");
+    assert_eq!(out.matches("\n       --> ").count(), 1, "the full error once: {out}");
+    assert_eq!(out.matches("the same error as ").count(), 2, "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -185,3 +185,22 @@ fn long_perft_and_replay_show_progress_on_a_terminal_only() {
     assert!(!err(&o).contains("first moves") && out(&o).starts_with("perft 4: 244"), "{}{}", out(&o), err(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn play_lists_a_long_move_list_only_when_asked() {
+    let o = axforth_with_input(&["play", "scripts/chess/chess.4th", "--after", "e4; e5", "--think", "0.05"], "moves\nquit\n");
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(text.contains("White to move, turn 3: 29 legal moves (`moves` lists them)"), "{text}");
+    assert_eq!(text.matches("   1. ").count(), 1, "listed once, when asked: {text}");
+}
+
+#[test]
+fn the_repl_shows_the_board_the_moves_and_players_by_name() {
+    let o = axforth_with_input(&["repl"], ".board\nLOAD scripts/tictactoe/tictactoe.4th\n.board\n.moves\ncurrent-player .player\nBYE\n");
+    let text = out(&o);
+    assert!(err(&o).contains("no game is loaded: LOAD a game's file first"), "{}", err(&o));
+    assert!(text.contains("3  . . .\n") && text.contains("   a b c\n"), "{text}");
+    assert!(text.contains("X to move: 9 move(s)\n    1. X Mark a3\n"), "{text}");
+    assert!(text.contains("X  ok"), "{text}");
+}

@@ -61,6 +61,7 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
     let mut slots: Vec<Option<Report>> = (0..files.len()).map(|_| None).collect();
     let mut reports = Vec::new();
+    let mut seen_errors = std::collections::HashMap::new();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -81,7 +82,7 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
                     eprint!("\r\x1b[K");
                 }
                 if !options.json {
-                    println!("{}", report_line(&report, options.max_plies));
+                    println!("{}", report_line(&report, options.max_plies, &mut seen_errors));
                 }
                 // Its warnings: under its line with --warnings, else on
                 // stderr like every game verb's.
@@ -119,7 +120,9 @@ fn none_ended(r: &Report) -> bool {
     r.error.is_none() && r.played > 0 && r.finished == 0
 }
 
-fn report_line(r: &Report, max_plies: u32) -> String {
+/// A variant's line. An error met before, word for word (a file several
+/// variants load), is shown once in full, then named in one line.
+fn report_line(r: &Report, max_plies: u32, seen: &mut std::collections::HashMap<String, String>) -> String {
     let status = if r.error.is_some() { "FAIL" } else { "ok  " };
     let moves = r.start_moves.map_or("-".to_string(), |n| n.to_string());
     let avg = if r.played > 0 { r.plies as f64 / r.played as f64 } else { 0.0 };
@@ -128,7 +131,16 @@ fn report_line(r: &Report, max_plies: u32) -> String {
         r.path, r.finished, r.played, r.warnings, r.seconds
     );
     if let Some(e) = &r.error {
-        line.push_str(&format!("\n     {}", e.replace('\n', "\n     ")));
+        match seen.get(e) {
+            Some(first) => {
+                let short: Vec<&str> = e.lines().take(2).map(str::trim).collect();
+                line.push_str(&format!("\n     the same error as {first}: {}", short.join(" ")));
+            }
+            None => {
+                line.push_str(&format!("\n     {}", e.replace('\n', "\n     ")));
+                seen.insert(e.clone(), r.path.clone());
+            }
+        }
     }
     if none_ended(r) {
         line.push_str(&format!("\n     note: no game ended within {max_plies} plies (--max-plies): a goal random play never reaches, or none"));

@@ -34,6 +34,9 @@ const HELP: &str = "\
   quit, q    leave the game
   help, ?    this help";
 
+/// Move lists up to this long are shown at every turn of the human's.
+const LISTED_EACH_TURN: usize = 24;
+
 fn print_numbered(texts: &[String]) {
     for (i, t) in texts.iter().enumerate() {
         println!("  {:>3}. {t}", i + 1);
@@ -86,8 +89,14 @@ pub fn play(config: Config, game: &GameFile, options: &PlayOptions, after: Optio
         let m = if Some(me) == human {
             print!("{}", axforth::game::show::render(&vm, colour));
             let texts = vm.move_texts();
-            println!("{} to move, turn {}:", to_move(&vm), vm.game.turn.number);
-            print_numbered(&texts);
+            // A long list every turn buries the board: it is there on
+            // request (`moves`).
+            if texts.len() <= LISTED_EACH_TURN {
+                println!("{} to move, turn {}:", to_move(&vm), vm.game.turn.number);
+                print_numbered(&texts);
+            } else {
+                println!("{} to move, turn {}: {} legal moves (`moves` lists them)", to_move(&vm), vm.game.turn.number, texts.len());
+            }
             loop {
                 print!("your move (number or text; `?` for help)> ");
                 std::io::stdout().flush()?;

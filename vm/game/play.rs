@@ -790,6 +790,18 @@ impl Vm {
     }
 }
 
+/// The game set up for `.board` and `.moves`: loaded files leave it
+/// declared but not started.
+fn started(vm: &mut Vm) -> VmResult<()> {
+    if vm.game.players.is_empty() {
+        return Err(ErrorKind::Game("no game is loaded: LOAD a game's file first (one that declares {players)".into()).into());
+    }
+    if !vm.game.ready {
+        vm.new_game()?;
+    }
+    Ok(())
+}
+
 pub fn register(vm: &mut Vm) {
     vm.reserve_game_cells();
     let table = [
@@ -834,6 +846,31 @@ pub fn register(vm: &mut Vm) {
             vm.game.text_scratch = (text, placed);
             stored?;
             vm.push(addr as i32)
+        }),
+        // ---- looking at the game from the REPL ----
+        word(".board", "( -- )", |vm| {
+            started(vm)?;
+            let text = super::show::render(vm, false);
+            vm.emit_bytes(text.as_bytes());
+            Ok(())
+        }),
+        word(".moves", "( -- )", |vm| {
+            started(vm)?;
+            vm.generate_turn()?;
+            let texts = vm.move_texts();
+            vm.game.store.pop_list();
+            let mut out = format!("{} to move: {} move(s)\n", vm.game.player_name(vm.player_to_move()), texts.len());
+            for (i, t) in texts.iter().enumerate() {
+                out += &format!("  {:>3}. {t}\n", i + 1);
+            }
+            vm.emit_bytes(out.as_bytes());
+            Ok(())
+        }),
+        word(".player", "( player -- )", |vm| {
+            let p = vm.pop()?;
+            let name = vm.game.player_name(p);
+            vm.emit_bytes(format!("{name} ").as_bytes());
+            Ok(())
         }),
         direct(".moveCFA", "( m -- xt )", |vm, m, _| {
             let i = vm.move_index(m, ".moveCFA")?;
