@@ -667,21 +667,37 @@ pub fn standings_table(table: &[Standing]) -> Vec<String> {
 /// The estimate a report prints: pentanomial when pair results are given,
 /// as fastchess does.
 ///
-/// Games that repeat an earlier one move for move are no new evidence
-/// (deterministic engines replaying a game): with `distinct` below the
-/// games, every interval and the LOS are unknown (NaN), never the ±0 that
-/// identical samples would give.
+/// Games that repeat an earlier one move for move (deterministic engines
+/// from one start) are no new evidence: the errors then count the
+/// distinct games only (widened by √(games / distinct)), and with fewer
+/// than `MIN_DISTINCT` of them, or no spread at all, every interval and
+/// the LOS are unknown (NaN), never the ±0 that identical samples give.
 fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>, distinct: Option<u64>) -> EloEstimate {
     let mut e = match penta {
         Some(p) => EloEstimate::pentanomial(p),
         None => EloEstimate::trinomial(wdl),
     };
-    if distinct.is_some_and(|d| d < wdl.games()) {
-        for x in [&mut e.elo_error, &mut e.nelo_error, &mut e.score_low, &mut e.score_high, &mut e.los] {
-            *x = f64::NAN;
+    if let Some(d) = distinct.filter(|&d| d < wdl.games()) {
+        if too_few_distinct(d, &e) {
+            for x in [&mut e.elo_error, &mut e.nelo_error, &mut e.score_low, &mut e.score_high, &mut e.los] {
+                *x = f64::NAN;
+            }
+        } else {
+            let widen = (wdl.games() as f64 / d as f64).sqrt();
+            e.elo_error *= widen;
+            e.nelo_error *= widen;
+            e.score_low = (e.score - (e.score - e.score_low) * widen).max(0.0);
+            e.score_high = (e.score + (e.score_high - e.score) * widen).min(1.0);
         }
     }
     e
+}
+
+/// Distinct games below this leave no error to speak of.
+const MIN_DISTINCT: u64 = 10;
+
+fn too_few_distinct(distinct: u64, e: &EloEstimate) -> bool {
+    distinct < MIN_DISTINCT || !(e.elo_error > 0.0)
 }
 
 /// The draw ratio a report prints: per pair when pair results are given
@@ -751,10 +767,11 @@ pub fn report(
         number(wdl.score() * 100.0, 2)
     ));
     if let Some(d) = distinct.filter(|&d| d < wdl.games()) {
-        lines.push(format!(
-            "Distinct games: {d} of {}: the others repeat one move for move, which is no new evidence: no error bars (vary the games: --random-plies, --openings)",
-            wdl.games()
-        ));
+        let counted = match e.elo_error.is_nan() {
+            true => "too few for error bars (vary the games: --random-plies, --openings)",
+            false => "the errors count the distinct games only",
+        };
+        lines.push(format!("Distinct games: {d} of {}: the others repeat one move for move; {counted}", wdl.games()));
     }
     lines.push(match e.score_low.is_nan() {
         true => format!("Score: {} % (no interval)", number(e.score * 100.0, 2)),
@@ -1143,6 +1160,25 @@ mod tests {
         assert!(lines[2].ends_with(", PairsRatio: 1.73"), "{}", lines[2]);
         assert_eq!(lines[5], "Ptnml(0-2): [10, 100, 200, 150, 40], WL/DD Ratio: 3.00");
         assert_eq!(lines[6], "LLR: 2.95 (100.2%) (-2.94, 2.94) [0.00, 5.00]");
+    }
+
+    #[test]
+    fn repeated_games_widen_the_errors_or_leave_none() {
+        let wdl = Wdl::new(40, 30, 30);
+        let all = reported_estimate(&wdl, None, Some(100));
+        let some = reported_estimate(&wdl, None, Some(25));
+        assert_close!(some.elo_error, all.elo_error * 2.0, 1e-9);
+        assert_close!(some.score - some.score_low, 2.0 * (all.score - all.score_low), 1e-9);
+        assert_eq!((some.elo, some.los), (all.elo, all.los));
+        let lines = report("A", "B", &wdl, None, None, Some(25));
+        assert!(lines.iter().any(|l| l == "Distinct games: 25 of 100: the others repeat one move for move; the errors count the distinct games only"), "{lines:#?}");
+        let few = report("A", "B", &wdl, None, None, Some(9));
+        assert!(few[1].starts_with("Elo: 34.86 +/- n/a"), "{few:#?}");
+        assert!(few.iter().any(|l| l.ends_with("too few for error bars (vary the games: --random-plies, --openings)")), "{few:#?}");
+        // Identical pairs only: no spread to widen, so no error at all.
+        let penta = Penta::from_counts([0, 0, 50, 0, 0]);
+        let none = reported_estimate(&Wdl::new(50, 0, 50), Some(&penta), Some(20));
+        assert!(none.elo_error.is_nan() && none.score_low.is_nan(), "{none:?}");
     }
 
     #[test]
