@@ -19,6 +19,7 @@ use axforth::view::{html, replay, Artwork, Scene};
 use base64::Engine as _;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
+use std::io::Write as _;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -26,8 +27,15 @@ use std::time::{Duration, Instant};
 
 mod bmp;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Where the browser and its driver are: Debian's places, unless
+/// AXFORTH_CHROMIUM / AXFORTH_CHROMEDRIVER name others.
+fn chromium() -> String {
+    std::env::var("AXFORTH_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())
+}
+
+fn chromedriver() -> String {
+    std::env::var("AXFORTH_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into())
+}
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -119,7 +127,7 @@ struct Driver {
 impl Driver {
     fn start(profile: &Path) -> Driver {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let process = Command::new(CHROMEDRIVER).arg(format!("--port={port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("starting chromedriver");
+        let process = Command::new(chromedriver()).arg(format!("--port={port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("starting chromedriver");
         let base = format!("http://127.0.0.1:{port}");
         let deadline = Instant::now() + Duration::from_secs(20);
         while ureq::get(&format!("{base}/status")).call().is_err() {
@@ -139,7 +147,7 @@ impl Driver {
         ];
         let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
-        let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {"binary": CHROMIUM, "args": args}}}});
+        let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {"binary": chromium(), "args": args}}}});
         let mut d = Driver { base, session: String::new(), process };
         let answer = d.post("/session", caps);
         d.session = answer["sessionId"].as_str().expect("a session id").to_string();
@@ -224,10 +232,13 @@ fn bundled_games() -> Vec<(String, PathBuf, PathBuf)> {
 /// Whether the browser is there; without it the test is skipped, unless
 /// AXFORTH_REQUIRE_BROWSER is set.
 fn browser() -> bool {
-    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
-        let msg = format!("browser test skipped: {CHROMIUM} and {CHROMEDRIVER} are needed (`bash .ci/install-browser` installs them)");
+    let (chromium, chromedriver) = (chromium(), chromedriver());
+    if !Path::new(&chromium).exists() || !Path::new(&chromedriver).exists() {
+        let msg = format!("browser test skipped: {chromium} and {chromedriver} are needed (`bash .ci/install-browser` installs them)");
         assert!(std::env::var_os("AXFORTH_REQUIRE_BROWSER").is_none(), "{msg}");
-        eprintln!("{msg}");
+        // Straight to the process's stderr: cargo test captures eprintln!
+        // and shows it only for a failing test, and a skip must be seen.
+        let _ = writeln!(std::io::stderr(), "\n{msg}");
         return false;
     }
     true
@@ -368,4 +379,25 @@ fn pictures_are_drawn_where_their_positions_are() {
     near((x + 2.0 * side, y - side), DARK, "c2");
     drop(driver);
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A skipped browser test says so where cargo's capture cannot hide it:
+/// this test binary runs one of its tests again with no browser to find.
+#[test]
+fn a_missing_browser_is_a_visible_skip_or_a_failure_under_ci() {
+    let again = |require: bool| {
+        let mut c = Command::new(std::env::current_exe().unwrap());
+        c.args(["--exact", "pictures_are_drawn_where_their_positions_are"]).env("AXFORTH_CHROMIUM", "/nonexistent/chromium");
+        match require {
+            true => c.env("AXFORTH_REQUIRE_BROWSER", "1"),
+            false => c.env_remove("AXFORTH_REQUIRE_BROWSER"),
+        };
+        c.output().unwrap()
+    };
+    let o = again(false);
+    assert!(o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("browser test skipped: /nonexistent/chromium"), "{e}");
+    let o = again(true);
+    assert!(!o.status.success(), "CI requires the browser");
 }
