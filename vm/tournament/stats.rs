@@ -246,6 +246,12 @@ pub fn elo_from_score(score: f64) -> f64 {
     }
 }
 
+/// A score interval as Elo: one formula for the half width `EloEstimate`
+/// reports and the interval the charts draw.
+fn elo_interval(score_low: f64, score_high: f64) -> (f64, f64) {
+    (elo_from_score(score_low), elo_from_score(score_high))
+}
+
 /// The expected score of a logistic Elo difference: 1/(1 + 10^(−elo/400)).
 pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -350,6 +356,14 @@ impl EloEstimate {
         EloEstimate::from_sample(penta.pairs(), score, variance, (2.0 * variance).sqrt(), 2.0)
     }
 
+    /// The 95 % interval in Elo, `(low, high)`: the score interval's ends
+    /// as Elo. Logistic Elo is not linear in the score, so the interval
+    /// is lopsided around `elo`; `elo_error` is its half width. An end at
+    /// 0 % or 100 % is ±inf.
+    pub fn elo_interval(&self) -> (f64, f64) {
+        elo_interval(self.score_low, self.score_high)
+    }
+
     /// `units` games or pairs with mean `score` and variance `variance`;
     /// `game_sigma` is the per-game σ nElo divides by, and a unit is worth
     /// `games_per_unit` games for nElo's error.
@@ -380,7 +394,7 @@ impl EloEstimate {
         // in a form that prints and compares.
         let score_low = (score - half_width).max(0.0);
         let score_high = (score + half_width).min(1.0);
-        let (elo_low, elo_high) = (elo_from_score(score_low), elo_from_score(score_high));
+        let (elo_low, elo_high) = elo_interval(score_low, score_high);
         let elo_error = if elo_low.is_finite() && elo_high.is_finite() {
             (elo_high - elo_low) / 2.0
         } else {
@@ -666,7 +680,7 @@ pub fn standings_table(table: &[Standing]) -> Vec<String> {
 
 /// The estimate a report prints: pentanomial when pair results are given,
 /// as fastchess does.
-fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>) -> EloEstimate {
+pub fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>) -> EloEstimate {
     match penta {
         Some(p) => EloEstimate::pentanomial(p),
         None => EloEstimate::trinomial(wdl),

@@ -1,12 +1,51 @@
 //! The results of a set of game records: the original AutoPlay's lines,
 //! then the statistics (score, Elo, nElo, LOS, draws, pentanomial pairs,
 //! SPRT), the engines' search statistics, and for more than two variants
-//! a table ranked by Elo. The same numbers come as JSON.
+//! a table ranked by Elo. The same numbers come as JSON, and as the
+//! `Charts` the index page of `autoplay --html` draws.
 
 use super::record::{EngineStats, GameRecord, Header};
 use super::schedule::Schedule;
-use super::stats::{self, Penta, Sprt, Wdl};
+use super::stats::{self, EloEstimate, Penta, Sprt, Wdl};
 use std::collections::{BTreeMap, HashMap};
+
+/// What a tournament's index page draws, as plain numbers (scores are
+/// fractions 0..1; the view layer makes the pictures).
+#[derive(Clone, Debug, Default)]
+pub struct Charts {
+    pub names: Vec<String>,
+    /// For a match one bar, the first variant against the second; for
+    /// more variants one per variant against the field, best first.
+    pub elo: Vec<EloBar>,
+    /// The first variant's running score after each game it played, in
+    /// game-index order, with its 95 % interval.
+    pub score: Vec<ScorePoint>,
+    /// Per variant: its results against the field.
+    pub totals: Vec<Wdl>,
+    /// `[row][column]`: the row variant's results against the column's;
+    /// `None` on the diagonal and for variants that never met.
+    pub crosstable: Vec<Vec<Option<Wdl>>>,
+}
+
+/// An Elo estimate and its 95 % interval (`low`..`high`, lopsided:
+/// `error` is its half width, as printed). Any of them may be ±inf.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloBar {
+    pub variant: usize,
+    pub elo: f64,
+    pub error: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScorePoint {
+    /// The game's number (its index + 1).
+    pub game: u64,
+    pub score: f64,
+    pub low: f64,
+    pub high: f64,
+}
 
 pub struct Summary {
     pub names: Vec<String>,
@@ -141,7 +180,7 @@ impl Summary {
         }
         out.push(String::new());
         for (&(a, b), wdl) in &self.pairings {
-            let penta = self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0);
+            let penta = self.penta(a, b);
             let sprt = (a, b) == (0, 1) && self.names.len() == 2;
             let sprt = self.sprt.as_ref().filter(|_| sprt).zip(self.llr());
             out.extend(stats::report(&self.names[a], &self.names[b], wdl, penta, sprt));
@@ -173,27 +212,70 @@ impl Summary {
         out
     }
 
+    /// The pair results of a pairing, if it has a finished pair: what
+    /// its report is computed from instead of the games.
+    fn penta(&self, a: usize, b: usize) -> Option<&Penta> {
+        self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0)
+    }
+
     /// (variant, Elo, error) best first, each from its score against the
     /// field.
     pub fn ranking(&self) -> Vec<(usize, f64, f64)> {
-        let mut r: Vec<(usize, f64, f64)> = self
-            .totals
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let e = stats::EloEstimate::trinomial(t);
-                (i, e.elo, e.elo_error)
+        self.ranked().into_iter().map(|(i, e)| (i, e.elo, e.elo_error)).collect()
+    }
+
+    fn ranked(&self) -> Vec<(usize, EloEstimate)> {
+        let mut r: Vec<(usize, EloEstimate)> = self.totals.iter().map(EloEstimate::trinomial).enumerate().collect();
+        r.sort_by(|x, y| y.1.elo.partial_cmp(&x.1.elo).unwrap_or(std::cmp::Ordering::Equal));
+        r
+    }
+
+    /// The numbers the index page draws. `first_points` are the first
+    /// variant's points in each counted game it played, by game index (a
+    /// game given twice counts as given last). The Elo bars are the
+    /// estimates `lines` prints: for a match, its report's; for more
+    /// variants, the ranking's.
+    pub fn charts(&self, first_points: &[(u64, f64)]) -> Charts {
+        let bar = |variant: usize, e: EloEstimate| {
+            let (low, high) = e.elo_interval();
+            EloBar { variant, elo: e.elo, error: e.elo_error, low, high }
+        };
+        let elo = if self.names.len() == 2 {
+            let wdl = self.pairings.get(&(0, 1)).copied().unwrap_or_default();
+            vec![bar(0, stats::reported_estimate(&wdl, self.penta(0, 1)))]
+        } else {
+            self.ranked().into_iter().map(|(i, e)| bar(i, e)).collect()
+        };
+        let by_index: BTreeMap<u64, f64> = first_points.iter().copied().collect();
+        let mut so_far = Wdl::default();
+        let score = by_index
+            .into_iter()
+            .map(|(index, points)| {
+                so_far.add_game(points);
+                let e = EloEstimate::trinomial(&so_far);
+                ScorePoint { game: index + 1, score: e.score, low: e.score_low, high: e.score_high }
             })
             .collect();
-        r.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal));
-        r
+        let n = self.names.len();
+        let crosstable = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| match r.cmp(&c) {
+                        std::cmp::Ordering::Less => self.pairings.get(&(r, c)).copied(),
+                        std::cmp::Ordering::Greater => self.pairings.get(&(c, r)).map(Wdl::flipped),
+                        std::cmp::Ordering::Equal => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        Charts { names: self.names.clone(), elo, score, totals: self.totals.clone(), crosstable }
     }
 
     pub fn json(&self) -> String {
         let names: Vec<String> = self.names.iter().map(|n| serde_json::to_string(n).unwrap_or_default()).collect();
         let mut matches = Vec::new();
         for (&(a, b), wdl) in &self.pairings {
-            let penta = self.pentas.get(&(a, b)).filter(|p| p.counts.iter().sum::<u64>() > 0);
+            let penta = self.penta(a, b);
             let sprt = self.sprt.as_ref().filter(|_| (a, b) == (0, 1) && self.names.len() == 2).zip(self.llr());
             matches.push(format!("{{\"a\":{},\"b\":{},\"stats\":{}}}", names[a], names[b], stats::to_json(wdl, penta, sprt)));
         }
