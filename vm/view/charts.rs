@@ -67,6 +67,11 @@ fn signed(x: f64) -> String {
     }
 }
 
+/// An error (a half width) as a label: "35.2", "∞".
+fn unsigned(x: f64) -> String {
+    signed(x).trim_start_matches('+').to_string()
+}
+
 /// A name cut to fit its column (the full name stays in the `<title>`).
 fn short(name: &str, max: usize) -> String {
     if name.chars().count() <= max {
@@ -94,25 +99,25 @@ pub fn elo(c: &Charts) -> Markup {
     let range = elo_range(&c.elo);
     let x = |e: f64| X0 + (e.clamp(-range, range) + range) / (2.0 * range) * (X1 - X0);
     let bottom = TOP + ROW * c.elo.len() as f64;
-    let height = bottom + 30.0;
+    let height = bottom + 36.0;
     let ticks = [-range, -range / 2.0, 0.0, range / 2.0, range];
     let name = |b: &EloBar| c.names.get(b.variant).cloned().unwrap_or_default();
     let against = if c.names.len() == 2 { format!("Elo of {} against {}", c.names[0], c.names[1]) } else { "Elo of each variant against the field".to_string() };
     html! {
         svg #elo-chart xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 {WIDTH} {}", at(height))) width="100%" role="img"
-            aria-label=(against) font-family="sans-serif" font-size="13" data-range=(range) {
+            aria-label=(against) font-family="sans-serif" font-size="15" data-range=(range) {
             title { (against) ", with 95 % intervals" }
             @for t in ticks {
                 line x1=(at(x(t))) x2=(at(x(t))) y1=(at(TOP)) y2=(at(bottom)) stroke=(if t == 0.0 { FAINT } else { "#e4e4de" }) stroke-dasharray=(if t == 0.0 { "4 3" } else { "none" }) {}
-                text x=(at(x(t))) y=(at(bottom + 18.0)) text-anchor="middle" fill=(FAINT) font-size="11" { (signed(t).trim_start_matches('+')) }
+                text x=(at(x(t))) y=(at(bottom + 18.0)) text-anchor="middle" fill=(FAINT) font-size="13" { (format!("{t:.0}").replace('-', "−")) }
             }
-            text x=(at((X0 + X1) / 2.0)) y=(at(height - 1.0)) text-anchor="middle" fill=(FAINT) font-size="11" { "Elo" }
+            text x=(at((X0 + X1) / 2.0)) y=(at(height - 1.0)) text-anchor="middle" fill=(FAINT) font-size="13" { "Elo" }
             @for (row, b) in c.elo.iter().enumerate() {
                 @let y = TOP + ROW * (row as f64 + 0.5);
                 @let (lo, hi, e) = (x(b.low), x(b.high), x(b.elo));
                 g.elo-bar data-variant=(name(b)) data-elo=(datum(b.elo)) data-error=(datum(b.error)) data-lo=(datum(b.low)) data-hi=(datum(b.high)) {
-                    title { (name(b)) ": Elo " (signed(b.elo)) " ± " (datum(b.error).trim_start_matches('+')) ", 95 % interval " (signed(b.low)) " to " (signed(b.high)) }
-                    text x=(at(LEFT)) y=(at(y + 4.0)) text-anchor="end" fill=(INK) { (short(&name(b), 20)) }
+                    title { (name(b)) ": Elo " (signed(b.elo)) " ± " (unsigned(b.error)) ", 95 % interval " (signed(b.low)) " to " (signed(b.high)) }
+                    text x=(at(LEFT)) y=(at(y + 4.0)) text-anchor="end" fill=(INK) { (short(&name(b), 17)) }
                     line.whisker x1=(at(lo)) x2=(at(hi)) y1=(at(y)) y2=(at(y)) stroke="#3567a8" stroke-width="2.5" {}
                     (whisker_end(lo, y, b.low, range))
                     (whisker_end(hi, y, b.high, range))
@@ -122,7 +127,7 @@ pub fn elo(c: &Charts) -> Markup {
                         // An estimate off the axis: a bigger arrow at the edge it went past.
                         (arrow(e, y, if b.elo > 0.0 { 1.0 } else { -1.0 }, 9.0, "estimate clamped"))
                     }
-                    text x=(at(X1 + 12.0)) y=(at(y + 4.0)) fill=(INK) { (signed(b.elo)) " ± " (datum(b.error).trim_start_matches('+')) }
+                    text x=(at(X1 + 12.0)) y=(at(y + 4.0)) fill=(INK) { (signed(b.elo)) " ± " (unsigned(b.error)) }
                 }
             }
         }
@@ -151,9 +156,9 @@ fn arrow(x: f64, y: f64, side: f64, size: f64, class: &str) -> Markup {
 pub fn score(c: &Charts) -> Markup {
     const X0: f64 = 48.0;
     const X1: f64 = 620.0;
-    const Y0: f64 = 12.0;
-    const Y1: f64 = 212.0;
-    const HEIGHT: f64 = 246.0;
+    const Y0: f64 = 28.0;
+    const Y1: f64 = 222.0;
+    const HEIGHT: f64 = 258.0;
     let n = c.score.len();
     let x = |k: usize| X0 + (k as f64 + 1.0) / n.max(1) as f64 * (X1 - X0);
     let y = |s: f64| Y1 - s.clamp(0.0, 1.0) * (Y1 - Y0);
@@ -170,16 +175,16 @@ pub fn score(c: &Charts) -> Markup {
     x_ticks.dedup();
     html! {
         svg #score-chart xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 {WIDTH} {HEIGHT}")) width="100%" role="img"
-            aria-label=(label) font-family="sans-serif" font-size="12" data-games=(n) {
+            aria-label=(label) font-family="sans-serif" font-size="14" data-games=(n) {
             title { (label) }
             @for s in [0.0, 0.25, 0.5, 0.75, 1.0] {
                 line x1=(at(X0)) x2=(at(X1)) y1=(at(y(s))) y2=(at(y(s))) stroke=(if s == 0.5 { FAINT } else { "#e4e4de" }) stroke-dasharray=(if s == 0.5 { "4 3" } else { "none" }) {}
-                text x=(at(X0 - 6.0)) y=(at(y(s) + 4.0)) text-anchor="end" fill=(FAINT) font-size="11" { (format!("{:.0}%", s * 100.0)) }
+                text x=(at(X0 - 6.0)) y=(at(y(s) + 4.0)) text-anchor="end" fill=(FAINT) font-size="13" { (format!("{:.0}%", s * 100.0)) }
             }
             @for k in x_ticks {
-                text x=(at(if k == 0 { X0 } else { x(k - 1) })) y=(at(Y1 + 16.0)) text-anchor="middle" fill=(FAINT) font-size="11" { (k) }
+                text x=(at(if k == 0 { X0 } else { x(k - 1) })) y=(at(Y1 + 16.0)) text-anchor="middle" fill=(FAINT) font-size="13" { (k) }
             }
-            text x=(at((X0 + X1) / 2.0)) y=(at(HEIGHT - 4.0)) text-anchor="middle" fill=(FAINT) font-size="11" { "games of " (short(&first, 30)) }
+            text x=(at((X0 + X1) / 2.0)) y=(at(HEIGHT - 4.0)) text-anchor="middle" fill=(FAINT) font-size="13" { "games of " (short(&first, 30)) }
             @if n == 0 {
                 text x=(at((X0 + X1) / 2.0)) y=(at(y(0.5) - 8.0)) text-anchor="middle" fill=(INK) { "no game counted yet" }
             } @else {
@@ -192,7 +197,7 @@ pub fn score(c: &Charts) -> Markup {
                     }
                 }
                 @if let Some(p) = c.score.last() {
-                    text x=(at(X1)) y=(at(Y0 + 2.0)) text-anchor="end" fill=(INK) {
+                    text x=(at(X1)) y=(at(Y0 - 12.0)) text-anchor="end" fill=(INK) {
                         (percent(p.score)) " [" (percent(p.low)) ", " (percent(p.high)) "] after " (n) " game(s)"
                     }
                 }
@@ -211,22 +216,22 @@ pub fn wdl(c: &Charts) -> Markup {
     let height = TOP + ROW * c.totals.len() as f64 + 4.0;
     html! {
         svg #wdl-chart xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 {WIDTH} {}", at(height))) width="100%" role="img"
-            aria-label="Wins, draws and losses of each variant" font-family="sans-serif" font-size="13" {
+            aria-label="Wins, draws and losses of each variant" font-family="sans-serif" font-size="15" {
             title { "Wins, draws and losses of each variant" }
             @for (k, (what, colour)) in [("won", WIN), ("drawn", DRAW), ("lost", LOSS)].into_iter().enumerate() {
                 rect x=(at(X0 + 80.0 * k as f64)) y="6" width="12" height="12" fill=(colour) {}
-                text x=(at(X0 + 80.0 * k as f64 + 16.0)) y="16" fill=(INK) font-size="12" { (what) }
+                text x=(at(X0 + 80.0 * k as f64 + 16.0)) y="16" fill=(INK) font-size="13" { (what) }
             }
             @for (row, (name, t)) in c.names.iter().zip(&c.totals).enumerate() {
                 @let y = TOP + ROW * row as f64 + 5.0;
                 g.wdl-bar data-variant=(name) data-wins=(t.wins) data-draws=(t.draws) data-losses=(t.losses) {
                     title { (name) ": " (t.wins) " won, " (t.draws) " drawn, " (t.losses) " lost" }
-                    text x=(at(LEFT)) y=(at(y + 17.0)) text-anchor="end" fill=(INK) { (short(name, 20)) }
+                    text x=(at(LEFT)) y=(at(y + 17.0)) text-anchor="end" fill=(INK) { (short(name, 17)) }
                     rect x=(at(X0)) y=(at(y)) width=(at(X1 - X0)) height="24" fill="none" stroke="#ddd" {}
                     @for (count, colour, class, from, to) in segments(t, X0, X1) {
                         rect class=(class) x=(at(from)) y=(at(y)) width=(at(to - from)) height="24" fill=(colour) {}
                         @if to - from >= 9.0 * count.to_string().len() as f64 + 6.0 {
-                            text x=(at((from + to) / 2.0)) y=(at(y + 17.0)) text-anchor="middle" fill="#fff" font-size="12" { (count) }
+                            text x=(at((from + to) / 2.0)) y=(at(y + 17.0)) text-anchor="middle" fill="#fff" font-size="13" { (count) }
                         }
                     }
                     text x=(at(X1 + 10.0)) y=(at(y + 17.0)) fill=(INK) { (format!("+{} ={} −{}", t.wins, t.draws, t.losses)) }
