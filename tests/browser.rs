@@ -11,6 +11,10 @@
 //! Screenshots of each game's first, middle and last position land in
 //! `target/browser-test/` to be looked at.
 //!
+//! A tournament's index page must draw its charts: each SVG and the
+//! crosstable with a size on screen, an Elo bar per variant (one for a
+//! match); its screenshot is printed to be looked at.
+//!
 //! A page drawn with pictures (`Scene::with_artwork`, from BMPs written
 //! here) is checked in the screenshot itself: the board picture's colours,
 //! each piece picture at its position's centre, its corner colour clear.
@@ -194,6 +198,11 @@ impl Driver {
             .map(|p| (p[0].as_str().unwrap_or("?").to_string(), p[1].as_str().unwrap_or("?").to_string()))
             .collect();
         (ply, pieces)
+    }
+
+    /// Runs `script` in the page and returns its value.
+    fn run(&self, script: &str) -> Value {
+        self.post(&format!("/session/{}/execute/sync", self.session), json!({"script": script, "args": []}))
     }
 
     fn screenshot(&self, file: &Path) {
@@ -400,4 +409,59 @@ fn a_missing_browser_is_a_visible_skip_or_a_failure_under_ci() {
     assert!(e.contains("browser test skipped: /nonexistent/chromium"), "{e}");
     let o = again(true);
     assert!(!o.status.success(), "CI requires the browser");
+}
+
+#[test]
+fn a_tournaments_index_draws_its_charts() {
+    if !browser() {
+        return;
+    }
+    let work = std::env::temp_dir().join(format!("axforth-browser-charts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let driver = Driver::start(&work.join("profile"));
+    let ttt = |f: &str| root().join("scripts/tictactoe").join(f).to_string_lossy().into_owned();
+    let tournaments = [(vec![ttt("tictactoe.4th"), ttt("random.4th")], 1), (vec![ttt("tictactoe.4th"), ttt("uct.4th"), ttt("random.4th")], 3)];
+    for (files, bars) in tournaments {
+        let log = work.join(format!("log{}", files.len()));
+        let mut args: Vec<&str> = vec!["autoplay"];
+        args.extend(files.iter().map(String::as_str));
+        args.extend(["-n", "10", "--depth", "2", "--uct-playouts", "200", "--seed", "1", "--log", log.to_str().unwrap(), "--html", "-q"]);
+        axforth(&args);
+        let page = log.join("index.html");
+        driver.open(&page);
+        // Each chart's box on screen, the bars drawn, the crosstable's cells.
+        let v = driver.run(
+            "const box = s => { const e = document.querySelector(s); if (!e) return null; const r = e.getBoundingClientRect(); return [r.width, r.height]; };\
+             return { boxes: ['svg#elo-chart', 'svg#score-chart', 'svg#wdl-chart', 'table#crosstable', 'pre#summary', 'table#games'].map(box),\
+               bars: document.querySelectorAll('#elo-chart .elo-bar').length,\
+               whiskers: Array.from(document.querySelectorAll('#elo-chart .whisker')).map(l => l.getBBox().width),\
+               points: document.querySelectorAll('#score-chart .score-point').length,\
+               band: document.getElementById('score-band').getBBox().height,\
+               wdl: document.querySelectorAll('#wdl-chart .wdl-bar').length,\
+               rows: document.querySelectorAll('#crosstable tbody tr').length };",
+        );
+        let boxes = v["boxes"].as_array().unwrap();
+        for (what, b) in ["Elo chart", "score chart", "W/D/L chart", "crosstable", "summary", "games"].iter().zip(boxes) {
+            let (w, h) = (b[0].as_f64().unwrap_or(0.0), b[1].as_f64().unwrap_or(0.0));
+            assert!(w > 50.0 && h > 20.0, "{what} is drawn: {w}x{h} ({v})");
+        }
+        assert_eq!(v["bars"].as_u64(), Some(bars), "an Elo bar per variant, one for a match: {v}");
+        assert!(v["whiskers"].as_array().unwrap().iter().all(|w| w.as_f64().unwrap() >= 0.0), "{v}");
+        assert!(v["points"].as_u64().unwrap() >= 10, "a point per game of the first variant: {v}");
+        assert!(v["band"].as_f64().unwrap() > 0.0, "the interval band has a height: {v}");
+        assert_eq!(v["wdl"].as_u64(), Some(files.len() as u64), "{v}");
+        assert_eq!(v["rows"].as_u64(), Some(files.len() as u64), "{v}");
+        // A window as tall as the page (as far as the browser allows): the charts, then the summary.
+        let size = driver.run("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight];");
+        let height = size[1].as_u64().unwrap_or(800).clamp(600, 3000);
+        driver.post(&format!("/session/{}/window/rect", driver.session), json!({"width": 1100, "height": height}));
+        let shot = work.join(format!("index-{}-variants.png", files.len()));
+        driver.screenshot(&shot);
+        assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "{}", shot.display());
+        println!("screenshot of the index page of {} variants: {}", files.len(), shot.display());
+    }
+    drop(driver);
+    // The screenshots stay to be looked at; the browser's profile goes.
+    let _ = std::fs::remove_dir_all(work.join("profile"));
 }

@@ -222,6 +222,8 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
     // With --html: the index page's rows (the records themselves are not
     // kept: a long tournament's moves would fill the memory).
     let mut rows: Vec<view::html::IndexRow> = if args.html { done.iter().map(|g| index_row(&header, g)).collect() } else { Vec::new() };
+    // And the first variant's points per game, for the score chart.
+    let mut first_points: Vec<(u64, f64)> = if args.html { done.iter().filter_map(|g| Some((g.index, g.points_of(0)?))).collect() } else { Vec::new() };
     drop(done);
     let mut write_error = None;
     runner::run(&options, &todo, jobs, &stop, |mut g: GameRecord| {
@@ -265,6 +267,7 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         counted += 1;
         if args.html {
             rows.push(index_row(&header, &g));
+            first_points.extend(g.points_of(0).map(|p| (g.index, p)));
         }
         bar.set_message(progress_message(&summary));
         bar.inc(1);
@@ -299,7 +302,7 @@ pub fn autoplay(config: Config, args: &AutoplayArgs) -> Result<ExitCode> {
         rows.sort_by_key(|r| r.game);
         let title = format!("{} — {} game(s)", header.names.join(" vs "), rows.len());
         let path = dir.join("index.html");
-        std::fs::write(&path, view::html::index(&title, &summary.lines(), &rows)).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, view::html::index(&title, &summary.lines(), &summary.charts(&first_points), &rows)).with_context(|| format!("cannot write {}", path.display()))?;
         if !args.quiet {
             println!("replay pages: {}", path.display());
         }

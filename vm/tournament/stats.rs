@@ -246,6 +246,12 @@ pub fn elo_from_score(score: f64) -> f64 {
     }
 }
 
+/// A score interval as Elo: one formula for the half width `EloEstimate`
+/// reports and the interval the charts draw.
+fn elo_interval(score_low: f64, score_high: f64) -> (f64, f64) {
+    (elo_from_score(score_low), elo_from_score(score_high))
+}
+
 /// The expected score of a logistic Elo difference: 1/(1 + 10^(−elo/400)).
 pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -350,6 +356,14 @@ impl EloEstimate {
         EloEstimate::from_sample(penta.pairs(), score, variance, (2.0 * variance).sqrt(), 2.0)
     }
 
+    /// The 95 % interval in Elo, `(low, high)`: the score interval's ends
+    /// as Elo. Logistic Elo is not linear in the score, so the interval
+    /// is lopsided around `elo`; `elo_error` is its half width. An end at
+    /// 0 % or 100 % is ±inf.
+    pub fn elo_interval(&self) -> (f64, f64) {
+        elo_interval(self.score_low, self.score_high)
+    }
+
     /// `units` games or pairs with mean `score` and variance `variance`;
     /// `game_sigma` is the per-game σ nElo divides by, and a unit is worth
     /// `games_per_unit` games for nElo's error.
@@ -380,7 +394,7 @@ impl EloEstimate {
         // in a form that prints and compares.
         let score_low = (score - half_width).max(0.0);
         let score_high = (score + half_width).min(1.0);
-        let (elo_low, elo_high) = (elo_from_score(score_low), elo_from_score(score_high));
+        let (elo_low, elo_high) = elo_interval(score_low, score_high);
         let elo_error = if elo_low.is_finite() && elo_high.is_finite() {
             (elo_high - elo_low) / 2.0
         } else {
@@ -672,7 +686,7 @@ pub fn standings_table(table: &[Standing]) -> Vec<String> {
 /// distinct games only (widened by √(games / distinct)), and with fewer
 /// than `MIN_DISTINCT` of them, or no spread at all, every interval and
 /// the LOS are unknown (NaN), never the ±0 that identical samples give.
-fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>, distinct: Option<u64>) -> EloEstimate {
+pub fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>, distinct: Option<u64>) -> EloEstimate {
     let mut e = match penta {
         Some(p) => EloEstimate::pentanomial(p),
         None => EloEstimate::trinomial(wdl),
@@ -684,10 +698,12 @@ fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>, distinct: Option<u64>) ->
             }
         } else {
             let widen = (wdl.games() as f64 / d as f64).sqrt();
-            e.elo_error *= widen;
             e.nelo_error *= widen;
             e.score_low = (e.score - (e.score - e.score_low) * widen).max(0.0);
             e.score_high = (e.score + (e.score_high - e.score) * widen).min(1.0);
+            // The Elo error is the wider score interval's, as Elo.
+            let (low, high) = e.elo_interval();
+            e.elo_error = if low.is_finite() && high.is_finite() { (high - low) / 2.0 } else { f64::INFINITY };
         }
     }
     e
@@ -1167,7 +1183,9 @@ mod tests {
         let wdl = Wdl::new(40, 30, 30);
         let all = reported_estimate(&wdl, None, Some(100));
         let some = reported_estimate(&wdl, None, Some(25));
-        assert_close!(some.elo_error, all.elo_error * 2.0, 1e-9);
+        let (low, high) = some.elo_interval();
+        assert_close!(some.elo_error, (high - low) / 2.0, 1e-9);
+        assert!(some.elo_error > 1.9 * all.elo_error, "{some:?} {all:?}");
         assert_close!(some.score - some.score_low, 2.0 * (all.score - all.score_low), 1e-9);
         assert_eq!((some.elo, some.los), (all.elo, all.los));
         let lines = report("A", "B", &wdl, None, None, Some(25));

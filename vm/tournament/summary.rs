@@ -1,13 +1,52 @@
 //! The results of a set of game records: the original AutoPlay's lines,
 //! then the statistics (score, Elo, nElo, LOS, draws, pentanomial pairs,
 //! SPRT), the engines' search statistics, and for more than two variants
-//! a table ranked by Elo. The same numbers come as JSON.
+//! a table ranked by Elo. The same numbers come as JSON, and as the
+//! `Charts` the index page of `autoplay --html` draws.
 
 use super::record::{EngineStats, GameRecord, Header};
 use super::schedule::Schedule;
-use super::stats::{self, Penta, Sprt, Wdl};
+use super::stats::{self, EloEstimate, Penta, Sprt, Wdl};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
+
+/// What a tournament's index page draws, as plain numbers (scores are
+/// fractions 0..1; the view layer makes the pictures).
+#[derive(Clone, Debug, Default)]
+pub struct Charts {
+    pub names: Vec<String>,
+    /// For a match one bar, the first variant against the second; for
+    /// more variants one per variant against the field, best first.
+    pub elo: Vec<EloBar>,
+    /// The first variant's running score after each game it played, in
+    /// game-index order, with its 95 % interval.
+    pub score: Vec<ScorePoint>,
+    /// Per variant: its results against the field.
+    pub totals: Vec<Wdl>,
+    /// `[row][column]`: the row variant's results against the column's;
+    /// `None` on the diagonal and for variants that never met.
+    pub crosstable: Vec<Vec<Option<Wdl>>>,
+}
+
+/// An Elo estimate and its 95 % interval (`low`..`high`, lopsided:
+/// `error` is its half width, as printed). Any of them may be ±inf.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloBar {
+    pub variant: usize,
+    pub elo: f64,
+    pub error: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScorePoint {
+    /// The game's number (its index + 1).
+    pub game: u64,
+    pub score: f64,
+    pub low: f64,
+    pub high: f64,
+}
 
 pub struct Summary {
     pub names: Vec<String>,
@@ -212,21 +251,71 @@ impl Summary {
     /// (variant, Elo, error) best first, each from its score against the
     /// field.
     pub fn ranking(&self) -> Vec<(usize, f64, f64)> {
-        let mut r: Vec<(usize, f64, f64)> = self
+        self.ranked().into_iter().map(|(i, e)| (i, e.elo, e.elo_error)).collect()
+    }
+
+    /// Each variant's estimate against the field, best first. A variant
+    /// that played no game has no Elo and comes last; one whose games
+    /// repeat has no error (`stats::reported_estimate`'s rule).
+    fn ranked(&self) -> Vec<(usize, EloEstimate)> {
+        let mut r: Vec<(usize, EloEstimate)> = self
             .totals
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let e = stats::EloEstimate::trinomial(t);
-                match t.games() {
-                    0 => (i, f64::NAN, f64::NAN),
-                    _ => (i, e.elo, if self.repeats(i) { f64::NAN } else { e.elo_error }),
+                let mut e = EloEstimate::trinomial(t);
+                if t.games() == 0 {
+                    e.elo = f64::NAN;
                 }
+                if t.games() == 0 || self.repeats(i) {
+                    e.elo_error = f64::NAN;
+                }
+                (i, e)
             })
             .collect();
-        // Best first; a variant that played no game has no Elo and comes last.
-        r.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or_else(|| x.1.is_nan().cmp(&y.1.is_nan())));
+        r.sort_by(|x, y| y.1.elo.partial_cmp(&x.1.elo).unwrap_or_else(|| x.1.elo.is_nan().cmp(&y.1.elo.is_nan())));
         r
+    }
+
+    /// The numbers the index page draws. `first_points` are the first
+    /// variant's points in each counted game it played, by game index (a
+    /// game given twice counts as given last). The Elo bars are the
+    /// estimates `lines` prints: for a match, its report's; for more
+    /// variants, the ranking's.
+    pub fn charts(&self, first_points: &[(u64, f64)]) -> Charts {
+        let bar = |variant: usize, e: EloEstimate| {
+            let (low, high) = e.elo_interval();
+            EloBar { variant, elo: e.elo, error: e.elo_error, low, high }
+        };
+        let elo = if self.names.len() == 2 {
+            let wdl = self.pairings.get(&(0, 1)).copied().unwrap_or_default();
+            vec![bar(0, stats::reported_estimate(&wdl, self.paired(0, 1, &wdl), Some(self.distinct(0, 1))))]
+        } else {
+            self.ranked().into_iter().map(|(i, e)| bar(i, e)).collect()
+        };
+        let by_index: BTreeMap<u64, f64> = first_points.iter().copied().collect();
+        let mut so_far = Wdl::default();
+        let score = by_index
+            .into_iter()
+            .map(|(index, points)| {
+                so_far.add_game(points);
+                let e = EloEstimate::trinomial(&so_far);
+                ScorePoint { game: index + 1, score: e.score, low: e.score_low, high: e.score_high }
+            })
+            .collect();
+        let n = self.names.len();
+        let crosstable = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| match r.cmp(&c) {
+                        std::cmp::Ordering::Less => self.pairings.get(&(r, c)).copied(),
+                        std::cmp::Ordering::Greater => self.pairings.get(&(c, r)).map(Wdl::flipped),
+                        std::cmp::Ordering::Equal => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        Charts { names: self.names.clone(), elo, score, totals: self.totals.clone(), crosstable }
     }
 
     pub fn json(&self) -> String {

@@ -1,10 +1,12 @@
 //! The replay page: one self-contained HTML file (no network, no fonts, no
 //! scripts from elsewhere) with the board, the move list, the controls and
-//! the result; and a tournament's index page. Text goes through maud,
+//! the result; and a tournament's index page (its charts drawn by
+//! `charts`). Text goes through maud,
 //! which escapes it; the only data handed to the page's script are numbers.
 
 use super::replay::Replay;
-use super::svg;
+use super::{charts, svg};
+use crate::tournament::summary::Charts;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 const STYLE: &str = r#"
@@ -24,6 +26,12 @@ aside { flex: 0 1 18rem; min-width: 14rem; }
 table { border-collapse: collapse; margin: 1rem; }
 td, th { border: 1px solid #ccc; padding: 0.2rem 0.6rem; text-align: left; }
 pre { margin: 1rem; background: #f0f0ec; padding: 0.6rem; }
+#charts { display: flex; flex-wrap: wrap; gap: 1rem; padding: 1rem 1rem 0; align-items: flex-start; }
+#charts figure { flex: 1 1 30rem; max-width: 44rem; margin: 0; background: #fff; border: 1px solid #e2e2dc; padding: 0.5rem; }
+figcaption { font-weight: bold; font-size: 0.95rem; margin-bottom: 0.3rem; }
+#crosstable td, #crosstable th { text-align: center; }
+#crosstable small { display: block; color: #555; }
+#crosstable td.self, #crosstable td.none { color: #aaa; }
 "#;
 
 /// Steps through the frames: arrow keys, Home/End, the buttons and a click
@@ -126,8 +134,10 @@ pub struct IndexRow {
     pub page: String,
 }
 
-/// A tournament's index page: the summary (W/D/L, Elo) and every game.
-pub fn index(title: &str, summary: &[String], rows: &[IndexRow]) -> String {
+/// A tournament's index page: the charts of `c`, the crosstable, the
+/// summary as the terminal printed it, and every game.
+pub fn index(title: &str, summary: &[String], c: &Charts, rows: &[IndexRow]) -> String {
+    let elo_caption = if c.names.len() == 2 { "Elo, 95 % interval" } else { "Elo against the field, 95 % interval" };
     let markup: Markup = html! {
         (DOCTYPE)
         html lang="en" {
@@ -138,6 +148,12 @@ pub fn index(title: &str, summary: &[String], rows: &[IndexRow]) -> String {
             }
             body {
                 header { h1 { (title) } }
+                section #charts {
+                    figure { figcaption { (elo_caption) } (charts::elo(c)) }
+                    figure { figcaption { "Score of " (c.names.first().map_or("", String::as_str)) ", game by game" } (charts::score(c)) }
+                    figure { figcaption { "Wins, draws, losses" } (charts::wdl(c)) }
+                    figure { figcaption { "Crosstable (row against column)" } (charts::crosstable(c)) }
+                }
                 pre #summary { @for line in summary { (line) "\n" } }
                 table #games {
                     thead { tr { th { "Game" } th { "Seat 1" } th { "Seat 2" } th { "Result" } th { "Ended by" } th { "Plies" } } }

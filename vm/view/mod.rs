@@ -8,13 +8,17 @@
 //! - `svg`: a scene and one frame as an SVG document
 //! - `html`: a scene and every frame of a game as one HTML page with its
 //!   move list and controls, and the index page of a tournament
+//! - `charts`: the index page's pictures of a tournament's results (Elo,
+//!   score over games, W/D/L, crosstable)
 //! - `replay`: the frames of a recorded game or of `--after` moves
 //! - `artwork`: a scene drawn with a Zillions game's own pictures
 //!
-//! Reads the game layer; never changes it, and nothing in the game layer
-//! or the interpreter knows about pictures.
+//! Reads the game layer (and the tournament's numbers); never changes
+//! them, and nothing in the game layer or the interpreter knows about
+//! pictures.
 
 pub mod artwork;
+pub mod charts;
 pub mod html;
 pub mod replay;
 pub mod svg;
