@@ -272,6 +272,20 @@ fn check_reports_unfinished_games_timeouts_and_errors_during_play() {
     let args: Vec<&str> = verb_and_file.split(' ').chain([moves.trim_matches('\'')]).collect();
     let o = axforth(&[args[0], args[1], "--after", args[2]]);
     assert!(text(&o.stderr).contains("error: division by zero in `OnIsGameOver`"), "{again}: {}", text(&o.stderr));
+    // --log keeps the failing game, which view and replay open.
+    let logs = dir.join("failed");
+    let o = axforth(&["check", path(&game), "--games", "2", "--log", path(&logs)]);
+    let out = text(&o.stdout);
+    let log = out.lines().find_map(|l| l.trim().strip_prefix("= log: ")).unwrap_or_else(|| panic!("no log line: {out}"));
+    let log = log.split(" (").next().unwrap();
+    assert!(std::path::Path::new(log).is_file(), "{out}");
+    let page = dir.join("failed.html");
+    let o = axforth(&["view", log, "-o", path(&page)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("division by zero in `OnIsGameOver`"), "the page says how the game ended");
+    let o = axforth(&["replay", log]);
+    assert!(text(&o.stdout).contains("games replayed: 1"), "{}", text(&o.stdout));
 }
 
 /// Fails unless `text` is one JSON value (RFC 8259), with only white

@@ -20,6 +20,8 @@ pub struct CheckOptions {
     pub json: bool,
     /// Print each variant's warnings under its line (else on stderr).
     pub warnings: bool,
+    /// Where failing games are kept as game logs.
+    pub log: Option<PathBuf>,
 }
 
 /// How one variant fared.
@@ -194,7 +196,16 @@ fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, time: (
                 (vm, snapshot)
             }
         };
-        let result = play_one(&mut vm, game == 1, &mut report, options.max_plies, deadline).map_err(|(e, moves)| format!("{e}{}", again(file, &moves)));
+        let result = play_one(&mut vm, game == 1, &mut report, options.max_plies, deadline).map_err(|failed| {
+            let kept = options.log.as_ref().map(|dir| keep_failed(dir, file, seed, &failed));
+            let reached: Vec<String> = failed.played.iter().chain(&failed.failing).cloned().collect();
+            let kept = match kept {
+                Some(Ok(path)) => format!("\n  = log: {} (axforth view {0} -o failed.html)", path.display()),
+                Some(Err(e)) => format!("\n  = log: not written: {e}"),
+                None => String::new(),
+            };
+            format!("{}{}{kept}", failed.error, again(file, &reached))
+        });
         // Distinct warnings: the same place warns in every game.
         for w in vm.take_warnings() {
             if !report.warning_texts.contains(&w) {
@@ -212,13 +223,20 @@ fn check_games(config: &Config, file: &GameFile, options: &CheckOptions, time: (
     report
 }
 
+/// A random game that failed.
+struct Failed {
+    /// The headline and place, and, once the game is under way, which
+    /// game and ply.
+    error: String,
+    /// The moves played before the failure.
+    played: Vec<String>,
+    /// The move whose playing failed, if that is what failed.
+    failing: Option<String>,
+}
+
 /// Plays one random game in the loaded game; counts it in the report.
-/// An error comes back as its headline and place, and, once the game is
-/// under way, which game and ply (to replay it with `play`).
-/// An error comes with the moves played before it (the last one the move
-/// being played, when playing it failed).
-fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), (String, Vec<String>)> {
-    let text = |e: axforth::VmError| (first_lines(&e.to_string()), Vec::new());
+fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadline: Instant) -> Result<(), Failed> {
+    let text = |e: axforth::VmError| Failed { error: first_lines(&e.to_string()), played: Vec::new(), failing: None };
     vm.new_game().map_err(text)?;
     vm.remember_position();
     for p in &mut vm.game.players {
@@ -232,10 +250,11 @@ fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadl
     report.played += 1;
     let mut plies = 0;
     let mut moves = Vec::new();
-    let result = play_plies(vm, report.played, max_plies, deadline, &mut plies, &mut moves);
+    let mut failing = None;
+    let result = play_plies(vm, report.played, max_plies, deadline, &mut plies, &mut moves, &mut failing);
     // A game cut short by an error or the clock counts as far as it went.
     report.plies += plies as u64;
-    if result.map_err(|e| (e, moves))? {
+    if result.map_err(|error| Failed { error, played: moves, failing })? {
         report.finished += 1;
     }
     Ok(())
@@ -243,7 +262,8 @@ fn play_one(vm: &mut Vm, first: bool, report: &mut Report, max_plies: u32, deadl
 
 /// Plays random moves until the game is over (true) or `max_plies`
 /// (false), counting the plies played in `plies`.
-fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: &mut u32, moves: &mut Vec<String>) -> Result<bool, String> {
+/// `moves` gets each move played; `failing` the one whose playing failed.
+fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: &mut u32, moves: &mut Vec<String>, failing: &mut Option<String>) -> Result<bool, String> {
     let at = |ply: u32| move |e: axforth::VmError| format!("{}\n  = in random game {game} (seed {game}), ply {}", first_lines(&e.to_string()), ply + 1);
     for ply in 0..max_plies {
         *plies = ply;
@@ -256,8 +276,12 @@ fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: 
             return Ok(true);
         }
         let m = vm.choose_move(Engine::Random).map_err(at(ply))?;
-        moves.push(axforth::game::moves::move_text(&vm.game, &vm.mem, m));
-        vm.make_move(m).map_err(at(ply))?;
+        let text = axforth::game::moves::move_text(&vm.game, &vm.mem, m);
+        if let Err(e) = vm.make_move(m) {
+            *failing = Some(text);
+            return Err(at(ply)(e));
+        }
+        moves.push(text);
         vm.game.store.pop_list();
         vm.remember_position();
         // The key engines and repetitions see is kept move by move; a
@@ -276,6 +300,61 @@ fn play_plies(vm: &mut Vm, game: u32, max_plies: u32, deadline: Instant, plies: 
     let over = vm.game_result().map_err(at(max_plies))? != UNKNOWN_SCORE;
     vm.game.store.pop_list();
     Ok(over)
+}
+
+/// Writes a failed game as a game log (`autoplay --log`'s form: a header
+/// naming the variant in both seats, and the game up to its failure),
+/// named after the variant and the game's seed.
+fn keep_failed(dir: &Path, file: &GameFile, seed: u64, failed: &Failed) -> Result<PathBuf, String> {
+    use axforth::tournament::record::{GameLog, GameRecord, Header};
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let name = file.name();
+    let header = Header {
+        kind: "header".into(),
+        axforth: env!("CARGO_PKG_VERSION").into(),
+        files: vec![file.spec(), file.spec()],
+        names: vec![name.clone(), name.clone()],
+        seed,
+        games: 1,
+        gauntlet: false,
+        openings: Vec::new(),
+        openings_file: None,
+        random_plies: 0,
+        max_plies: u32::MAX,
+        time_per_move: None,
+        depth: None,
+        engine: Some("random".into()),
+        uct_c: 1.4,
+        uct_playouts: None,
+        sprt: None,
+        shard: None,
+    };
+    let mut error = failed.error.clone();
+    if let Some(m) = &failed.failing {
+        error += &format!("\n  = while playing {m}");
+    }
+    let game = GameRecord {
+        kind: "game".into(),
+        index: 0,
+        seed,
+        seats: [0, 1],
+        result: "*".into(),
+        reason: "error".into(),
+        plies: failed.played.len() as u32,
+        opening: None,
+        moves: failed.played.clone(),
+        opening_plies: 0,
+        time: 0.0,
+        error: Some(error),
+        rerun: None,
+        engines: Default::default(),
+        message: None,
+    };
+    let stem: String = file.label().chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+    let path = dir.join(format!("{}-seed{seed}.json", stem.trim_matches('_')));
+    let text = serde_json::to_vec_pretty(&GameLog { header, game }).map_err(|e| e.to_string())?;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
 }
 
 /// How to reach the position a failed game stopped in: its moves, and a

@@ -214,6 +214,9 @@ enum Command {
         /// One JSON document instead of lines
         #[arg(long)]
         json: bool,
+        /// Keep each failing game in this folder as a game log (moves up to the failure) that `view`, `replay` and `show --after` open
+        #[arg(long, value_name = "DIR")]
+        log: Option<PathBuf>,
     },
     /// Play back a record (an autoplay game log or JSON Lines file, or an AutoPlay log of the original Axiom) move by move; report where the rules disagree
     #[command(after_help = "RECORD is any of:\n  \
@@ -407,9 +410,9 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Perft { game, depth, divide, after } => {
             perft::perft(config, &game.open()?, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)
         }
-        Command::Check { paths, games, max_plies, warnings, json } => {
+        Command::Check { paths, games, max_plies, warnings, json, log } => {
             let timeout = cli.limits.timeout.unwrap_or(Duration::from_secs(300));
-            let options = check::CheckOptions { games, max_plies, timeout, json, warnings };
+            let options = check::CheckOptions { games, max_plies, timeout, json, warnings, log };
             check::check(config, &paths, &options)
         }
         Command::Replay { log, game, variant, json } => {
