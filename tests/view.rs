@@ -336,3 +336,15 @@ fn infinite_and_undefined_estimates_are_drawn_clamped_never_as_nan() {
     let text: String = elo.descendants().filter_map(|n| n.text()).collect();
     assert!(text.contains("+∞ ± ∞") && text.contains("−∞ ± ∞") && text.contains("+0.0 ± ∞"), "{text}");
 }
+
+#[test]
+fn view_without_o_names_the_page_after_its_input_and_says_so() {
+    let dir = std::env::temp_dir().join(format!("axforth-view-default-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/othello/othello.4th");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_axforth")).args(["view", game.to_str().unwrap()]).current_dir(&dir).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "wrote othello.html");
+    assert!(dir.join("othello.html").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -146,9 +146,9 @@ enum Command {
         variant: Option<String>,
         #[command(flatten)]
         after: After,
-        /// The page to write
-        #[arg(short, long, value_name = "FILE", default_value = "game.html")]
-        output: PathBuf,
+        /// The page to write [default: the input's name with .html, in the current folder]
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// List the legal moves of the player to move
     Moves {
@@ -405,7 +405,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             }
             show::show(config, &game.open()?, after.after.as_deref(), svg.as_deref()).map(|_| ExitCode::SUCCESS)
         }
-        Command::View { input, variant, after, output } => view::view(config, &input, variant.as_deref(), after.after.as_deref(), &output).map(|_| ExitCode::SUCCESS),
+        Command::View { input, variant, after, output } => view::view(config, &input, variant.as_deref(), after.after.as_deref(), output.as_deref()).map(|_| ExitCode::SUCCESS),
         Command::Moves { game, after } => moves::moves(config, &game.open()?, after.after.as_deref()).map(|_| ExitCode::SUCCESS),
         Command::Perft { game, depth, divide, after } => {
             perft::perft(config, &game.open()?, depth, divide, after.after.as_deref()).map(|_| ExitCode::SUCCESS)

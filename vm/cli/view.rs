@@ -10,7 +10,11 @@ use axforth::open::GameFile;
 use axforth::Config;
 use std::path::Path;
 
-pub fn view(config: Config, input: &Path, variant: Option<&str>, after: Option<&str>, output: &Path) -> Result<()> {
+pub fn view(config: Config, input: &Path, variant: Option<&str>, after: Option<&str>, output: Option<&Path>) -> Result<()> {
+    // Without -o: named after what it shows, beside the caller (never a
+    // fixed name that one view after another would overwrite).
+    let named = input.file_stem().map(|s| Path::new(s).with_extension("html"));
+    let output = output.or(named.as_deref()).unwrap_or(Path::new("game.html"));
     let is_log = input.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let page = if is_log {
         if after.is_some() || variant.is_some() {
