@@ -713,7 +713,9 @@ pub fn reported_estimate(wdl: &Wdl, penta: Option<&Penta>, distinct: Option<u64>
 const MIN_DISTINCT: u64 = 10;
 
 fn too_few_distinct(distinct: u64, e: &EloEstimate) -> bool {
-    distinct < MIN_DISTINCT || !(e.elo_error > 0.0)
+    // No spread: a zero error, or none at all (NaN).
+    let spread = e.elo_error.partial_cmp(&0.0) == Some(std::cmp::Ordering::Greater);
+    distinct < MIN_DISTINCT || !spread
 }
 
 /// The draw ratio a report prints: per pair when pair results are given
