@@ -26,6 +26,10 @@
 //! own code, with the same location and backtrace. Native frames never
 //! outlive a deoptimization: the whole native call chain returns, and the
 //! interpreter carries on from the call frames in `Vm`.
+//!
+//! `DESIGN.md` beside this file is the design note: this contract, the
+//! calling convention, deoptimization, what is compiled when, code shared
+//! across VMs, memory, and what was tried and why it was kept or dropped.
 
 mod generator;
 mod guard;
