@@ -2,7 +2,8 @@
 //!
 //! Owns `JitMode` (the `--jit` switch), `Jit` (the code generator, the
 //! table of compiled entries, call counters) and the way in from the inner
-//! interpreter. `translate.rs` turns a definition's `Op`s into Cranelift IR;
+//! interpreter. `translate.rs` (and `translate/`, a file per instruction
+//! family) turns a definition's `Op`s into Cranelift IR;
 //! `helpers.rs` is the Rust that native code calls for what it does not do
 //! inline (native words, game queries, EXECUTE); `worker.rs` is the thread
 //! that runs the translator and Cranelift, so that making native code
@@ -25,6 +26,10 @@
 //! own code, with the same location and backtrace. Native frames never
 //! outlive a deoptimization: the whole native call chain returns, and the
 //! interpreter carries on from the call frames in `Vm`.
+//!
+//! `DESIGN.md` beside this file is the design note: this contract, the
+//! calling convention, deoptimization, what is compiled when, code shared
+//! across VMs, memory, and what was tried and why it was kept or dropped.
 
 mod generator;
 mod guard;
@@ -134,7 +139,7 @@ pub struct JitCtx {
 /// No player (no player's number is 0, and that cell has no other bits).
 pub const NO_WALK_PLAYER: i32 = i32::MIN;
 
-/// A compiled definition's entry (`translate::native_signature`), run
+/// A compiled definition's entry (`translate::function::native_signature`), run
 /// from Rust through `Jit::trampoline`.
 pub type NativeFn = usize;
 

@@ -286,7 +286,7 @@ fn make_module() -> Option<JITModule> {
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     // One reservation of address space (committed as code is made), so
     // that a function goes on where the one before it, or the filler
-    // `translate::place` lays, ends.
+    // `translate::function::place` lays, ends.
     if let Ok(arena) = cranelift_jit::ArenaMemoryProvider::new_with_size(CODE_SPACE) {
         builder.memory_provider(Box::new(arena));
     }

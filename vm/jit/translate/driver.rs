@@ -10,7 +10,8 @@
 //! `MoveWordCode`, the generation context, the board's cells and the two
 //! `Vm` fields a move word starts from, nothing of any game.
 
-use super::{ctx_field, ctx_fixed, data, in_region, scalar_fields, Region};
+use super::function::{entry_function, scalar_fields};
+use super::regions::{ctx_field, ctx_fixed, data, in_region, Region};
 use crate::game::generate::Context;
 use crate::game::moves::NOT_PARTIAL;
 use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
@@ -51,7 +52,7 @@ pub(in crate::jit) struct PlanShape<'a> {
 pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) -> Option<Driver> {
     let ptr = module.target_config().pointer_type();
     let what = if shape.is_some() { "a plan's generator loop" } else { "the generator's loop" };
-    let code = super::entry_function(module, what, |b, native, c, d| {
+    let code = entry_function(module, what, |b, native, c, d| {
         // The drive and the VM's fields are Rust's, touched by no move word
         // (`drive` is on the generator's stack; the two `Vm` fields are
         // rewritten before every attempt anyway).
@@ -227,7 +228,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
         let some = b.ins().icmp_imm_s(IntCC::NotEqual, t, 0);
         let known = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, t, types);
         let mine = b.ins().band(some, known);
-        super::brif_parts(b, mine, found, scan_next);
+        super::edges::brif_parts(b, mine, found, scan_next);
 
         b.switch_to_block(scan_next);
         let p1 = b.ins().iadd_imm_s(p, 1);
@@ -309,7 +310,7 @@ pub(in crate::jit) fn driver(module: &mut JITModule, shape: Option<&PlanShape>) 
                         let (content, owner, player) = content_of(b, here);
                         if let Some(pass) = class_test(b, classes, content, owner, player) {
                             let on = b.create_block();
-                            super::brif_parts(b, pass, on, failed);
+                            super::edges::brif_parts(b, pass, on, failed);
                             b.switch_to_block(on);
                         }
                     }

@@ -3,7 +3,10 @@
 //! steps and `verify`, inline. Only `OnFriends?` (script) and positions
 //! off the board are left to the interpreter, by deoptimizing.
 
-use super::{brif_parts, ctx_field, ctx_fixed, helpers, in_region, Layout, Region, Translator};
+use super::edges::brif_parts;
+use super::regions::{ctx_field, ctx_fixed, in_region, Region};
+use super::{Layout, Translator};
+use crate::jit::helpers;
 use crate::game::buf::Buf;
 use crate::game::generate::{Context, Recorded};
 use crate::game::moves::{MoveRec, NOT_PARTIAL};
@@ -383,7 +386,7 @@ impl Translator<'_> {
         let cells = self.b.ins().load(self.ptr, ctx_field(), self.ctx, offset_of!(JitCtx, board) as i32);
         let scaled = self.b.ins().ishl_imm_s(wide, 2);
         let p = self.b.ins().iadd(cells, scaled);
-        self.b.ins().load(I32, super::data(), p, 0)
+        self.b.ins().load(I32, super::regions::data(), p, 0)
     }
 
     /// The content of position `pos`, known to be on the board, with the
@@ -395,7 +398,7 @@ impl Translator<'_> {
         let mem = self.var(self.v.mem);
         let off = if self.ptr == I64 { off } else { self.b.ins().ireduce(self.ptr, off) };
         let p = self.b.ins().iadd(mem, off);
-        self.b.ins().load(I32, super::data(), p, 0)
+        self.b.ins().load(I32, super::regions::data(), p, 0)
     }
 
     /// `friend?` (or `enemy?`) at `here`, as the interpreter answers it
