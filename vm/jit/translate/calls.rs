@@ -117,13 +117,7 @@ impl Translator<'_> {
 
         self.b.switch_to_block(slow);
         let target = self.konst(self.inline_stack[0] as i32);
-        let s = self.call_interpreter(target, at);
-        self.b.ins().jump(join, &[BlockArg::Value(s)]);
-
-        self.b.switch_to_block(join);
-        self.b.seal_block(join);
-        let s = self.b.block_params(join)[0];
-        self.check_status(s);
+        self.interpret_and_join(target, at, join);
     }
 
     /// The checks the interpreter's `call!` makes, before anything changes.
@@ -251,6 +245,12 @@ impl Translator<'_> {
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
         self.b.switch_to_block(slow);
+        self.interpret_and_join(target, at, join);
+    }
+
+    /// The slow way of a call (the current block): the interpreter runs
+    /// `target`; both ways meet at `join`, whose status is then checked.
+    fn interpret_and_join(&mut self, target: Value, at: Addr, join: Block) {
         let s = self.call_interpreter(target, at);
         self.b.ins().jump(join, &[BlockArg::Value(s)]);
 
