@@ -524,7 +524,8 @@ fn a_malformed_record_is_an_error_not_a_crash() {
 fn a_solitaire_seats_its_player_against_no_one() {
     // One player, one move: a stone on b2 wins, anywhere else loses. The
     // seat opposite never moves; whichever variant plays the puzzle is
-    // scored by how it did.
+    // scored by how it did, from the set position (the default random
+    // plies would make the solver's one move for it).
     let dir = scratch("solitaire");
     let solitaire = dir.join("solitaire.4th");
     let rules = [
@@ -541,11 +542,12 @@ fn a_solitaire_seats_its_player_against_no_one() {
     std::fs::write(&solitaire, rules.join("\n")).unwrap();
     let json = dir.join("s.jsonl");
     let s = solitaire.to_str().unwrap();
-    let o = axforth(&["autoplay", s, s, "--engine", "A=search,B=random", "-n", "20", "--depth", "1", "--seed", "3", "-q", "--random-plies", "0", "--json", json.to_str().unwrap()]);
+    let o = axforth(&["autoplay", s, s, "--engine", "A=search,B=random", "-n", "20", "--depth", "1", "--seed", "3", "-q", "--json", json.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("20 game(s) played"), "{}", text(&o));
     let records = games(&json);
     let (searched, random): (Vec<_>, Vec<_>) = records.iter().partition(|g| g.seats[0] == 0);
+    assert!(records.iter().all(|g| g.opening_plies == 0), "{records:?}");
     assert!(searched.iter().all(|g| g.result == "1-0" && g.plies == 1), "{searched:?}");
     // At random the stone lands on b2 one time in nine.
     assert!(random.iter().filter(|g| g.result == "1-0").count() <= 4, "{random:?}");

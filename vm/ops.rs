@@ -5,6 +5,13 @@
 //! instruction, stack effect — the gforth-style list of what the machine
 //! does natively), and the peephole rules that fuse hot pairs into
 //! superinstructions. Touches nothing at run time.
+//!
+//! The hottest game words (`here`, `from`, `back`, the direction words,
+//! `empty?`, `friend?`, `enemy?`, `empty-at?`, `piece-at`, `player-at`,
+//! `verify`) are instructions too: move words call them millions of times
+//! a second, and a host-word call would cost more than what they do. The
+//! rest of the game vocabulary is native words (`game/`) and ForthScript
+//! (`stdlib/axiom.4th`).
 
 /// A code address: index into the VM's code vector.
 pub type Addr = u32;

@@ -42,8 +42,8 @@ pub struct AutoplayArgs {
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Random moves each pair of games starts with (after its opening line), drawn from the seed: both games
-    /// of a pair start alike, seats swapped. What keeps deterministic engines from replaying one game
-    /// [default: 2, or 0 with --openings]
+    /// of a pair start alike, seats swapped. What keeps deterministic engines from replaying one game. A puzzle
+    /// (one contestant) starts from its set position [default: 2, or 0 with --openings]
     #[arg(long, value_name = "PLIES")]
     random_plies: Option<u32>,
     /// A game this long is adjudicated a draw

@@ -11,6 +11,34 @@
 //! - `script`: running a `{search-engine}` ForthScript word, and the words
 //!   it reports through (`$Yield`, `BestMove!`, `Score!`, …)
 //!
+//! Who gains from a move (the same for every engine, and for `autoplay`'s
+//! results): a *contestant* is a player neither `{neutral}` nor a chance
+//! player (`?Name`); a turn serves its player if a contestant, a neutral
+//! player moving a contestant's pieces (`{for-player}`) serves that
+//! contestant, and a chance player serves no one, whosever pieces it moves
+//! (`Game::side_of`). `OnIsGameOver` answers for the player to move: a win
+//! is its side's; a loss is the win of the side that just moved when that
+//! is another (in a game of three, whoever completed the row), else its
+//! own loss; the verdict of a player without a side is a draw
+//! (`alphabeta::settle`). A player without a side never searches: it
+//! plays a uniform random move, whatever its engine.
+//!
+//! The evaluation is `OnEvaluate` from the player to move's point of view;
+//! with none, the material balance of the contestants (`{value}`s of the
+//! player's pieces less the other contestants'; neutral and chance
+//! players' pieces count for no one). The original kernel's own default
+//! is the constant 0, which leaves an engine blind until a game end is in
+//! sight; material is the one measure every Axiom game declares, and the
+//! default Zillions used. A race game (Senet) must define its own: there
+//! every piece borne off would count as a loss. At the horizon, the
+//! mover's evaluation is negated for the other of two contestants; for a
+//! third contestant or a player without a side, the engine's own side is
+//! asked (`Vm::evaluate_as`; `current-player` says which while it runs).
+//! Paranoid alpha-beta (all others against the engine's side) was
+//! measured for three contestants or more before max^n, and played
+//! 4-player Splut! at random's level: against independent opponents no
+//! coalition forms, and a search that assumes one finds every line lost.
+//!
 //! Engines see the game only through the game layer's `Vm` methods
 //! (`generate_turn`, `make_move`, `push_board`/`pop_board`, `evaluate`,
 //! `game_result`); nothing here touches the inner interpreter.

@@ -187,9 +187,12 @@ impl Game {
             self.play_everywhere(0, m)?;
         }
         // Both games of a pair draw the same plies from the same start:
-        // each side plays the position from both seats.
+        // each side plays the position from both seats. A puzzle (one
+        // contestant, against the dice or no one) is its set position:
+        // random plies would make the solver's moves for it.
         let mut plies = Xoshiro256StarStar::seed_from_u64(spec.opening_seed);
-        for _ in 0..options.random_plies {
+        let random_plies = if self.vms[0].1.game.contestants().count() >= 2 { options.random_plies } else { 0 };
+        for _ in 0..random_plies {
             if self.generate()? != UNKNOWN_SCORE {
                 break;
             }
