@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 
 mod bmp;
 use bmp::{bmp, rgb};
+mod common;
+use common::cli::scratch;
 
 const GAME: &str = "{board 3 3 {grid} {position} store board}\n\
     {players {player} White {player} Black players}\n\
@@ -27,13 +29,6 @@ fn game() -> Vm {
     vm.run_text("art", GAME.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
     vm.new_game().unwrap_or_else(|e| panic!("{e}"));
     vm
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("axforth-art-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// A 30x30 board in 4-bit colour: 10-pixel cells, light and dark.

@@ -6,14 +6,8 @@
 use axforth::tournament::record::{self, GameRecord};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn axforth(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("running axforth")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
+mod common;
+use common::cli::{axforth, both, scratch};
 
 const TTT: &str = "scripts/tictactoe/tictactoe.4th";
 const TTT_RANDOM: &str = "scripts/tictactoe/random.4th";
@@ -21,13 +15,6 @@ const OTHELLO: &str = "scripts/othello/othello.4th";
 const OTHELLO_RANDOM: &str = "scripts/othello/random.4th";
 
 /// A fresh folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("axforth-autoplay-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The games of a record, by index, without their timings.
 fn games(path: &Path) -> Vec<GameRecord> {
     let mut g = record::read(path).expect("reading the record").games;
@@ -48,8 +35,8 @@ fn results(o: &Output) -> String {
 #[test]
 fn the_default_engine_never_loses_tictactoe_to_random() {
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "20", "--depth", "9", "--seed", "11", "-q", "--random-plies", "0"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     assert!(out.contains("Player 2 \"random\", wins = 0."), "{out}");
     assert!(out.contains("20 game(s) played"), "{out}");
 }
@@ -60,8 +47,8 @@ fn the_default_engine_beats_random_at_draughts_whose_captures_end_partial_chains
     // passes only as the next node is generated. A search that fixed the
     // score's sign before that lost 0-10 to random at 0.1 s a move.
     let o = axforth(&["autoplay", "scripts/draughts/draughts.4th", "scripts/draughts/random.4th", "-n", "6", "--depth", "4", "--seed", "5", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     let wins: u32 = out.lines().find(|l| l.starts_with("Player 1 \"draughts\", wins = ")).and_then(|l| l.rsplit(' ').next()?.trim_end_matches('.').parse().ok()).unwrap_or(0);
     assert!(wins >= 5, "depth 4 against random should win nearly every game:\n{out}");
 }
@@ -69,8 +56,8 @@ fn the_default_engine_beats_random_at_draughts_whose_captures_end_partial_chains
 #[test]
 fn uct_never_loses_tictactoe_to_random() {
     let o = axforth(&["autoplay", "scripts/tictactoe/uct.4th", TTT_RANDOM, "-n", "10", "--uct-playouts", "3000", "--seed", "3", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     assert!(out.contains("Player 2 \"random\", wins = 0."), "{out}");
     assert!(out.contains("10 game(s) played"), "{out}");
 }
@@ -80,8 +67,8 @@ fn engine_forces_every_seat() {
     // A rules smoke test: the variants' own engines (alpha-beta and
     // random) are replaced by UCT on both sides.
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--engine", "uct", "--uct-playouts", "200", "--seed", "3", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     assert!(out.contains("2 game(s) played"), "{out}");
     // Both seats searched: each engine line counts nodes.
     let nodes: Vec<&str> = out.lines().filter(|l| l.starts_with("tictactoe ") || l.starts_with("random ")).collect();
@@ -95,20 +82,20 @@ fn engine_per_variant_lets_a_file_play_itself_with_a_chance_player_between_turns
     // the turn order keeps its own engine. A never loses.
     let cleaner = "tests/chance/tictactoe-cleaner.4th";
     let o = axforth(&["autoplay", cleaner, cleaner, "--engine", "A=search,B=random", "-n", "10", "--depth", "9", "--seed", "4", "-q", "--random-plies", "0"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     assert!(out.contains("Player 1 \"tictactoe-cleaner [search]\", wins = "), "{out}");
     assert!(out.contains("Player 2 \"tictactoe-cleaner [random]\", wins = 0."), "{out}");
     // By number and by name too; a wrong seat or engine says what exists.
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "--engine", "2=uct,tictactoe=search", "-n", "2", "--depth", "1", "--uct-playouts", "50", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("\"random [uct]\""), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
+    assert!(both(&o).contains("\"random [uct]\""), "{}", both(&o));
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "--engine", "C=search", "-n", "2"]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("no seat `C` (seats: A or 1 = tictactoe, B or 2 = random)"), "{}", text(&o));
+    assert!(both(&o).contains("no seat `C` (seats: A or 1 = tictactoe, B or 2 = random)"), "{}", both(&o));
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "--engine", "A=minimax", "-n", "2"]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("no built-in engine `minimax`: the engines are random, first, search or uct"), "{}", text(&o));
+    assert!(both(&o).contains("no built-in engine `minimax`: the engines are random, first, search or uct"), "{}", both(&o));
 }
 
 #[test]
@@ -119,7 +106,7 @@ fn three_contestants_and_a_puzzle_against_the_dice_are_scored_by_who_gained() {
     let three = "tests/chance/tictactoe-three.4th";
     let json = scratch("three").join("t.jsonl");
     let o = axforth(&["autoplay", three, three, "--engine", "random", "-n", "40", "--seed", "2", "-q", "--json", &json.to_string_lossy()]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let mut seen = std::collections::HashSet::new();
     for g in games(&json) {
         let last = g.moves.last().map(|m| m.split_whitespace().next().unwrap_or("")).unwrap_or("");
@@ -148,14 +135,14 @@ fn three_contestants_and_a_puzzle_against_the_dice_are_scored_by_who_gained() {
     ];
     std::fs::write(&puzzle, rules.join("\n")).unwrap();
     let o = axforth(&["autoplay", puzzle.to_str().unwrap(), puzzle.to_str().unwrap(), "--engine", "A=search,B=random", "-n", "4", "--depth", "2", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("4 game(s) played"), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
+    assert!(both(&o).contains("4 game(s) played"), "{}", both(&o));
 }
 
 #[test]
 fn the_original_wording_then_the_statistics() {
     let o = axforth(&["autoplay", OTHELLO_RANDOM, OTHELLO_RANDOM, "-n", "4", "--seed", "1", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "Final results:");
@@ -174,7 +161,7 @@ fn a_seed_repeats_the_tournament_and_another_seed_changes_it() {
     let run = |seed: &str, file: &str, jobs: &str| {
         let path = dir.join(file);
         let o = axforth(&["autoplay", OTHELLO_RANDOM, OTHELLO_RANDOM, "-n", "6", "--seed", seed, "--jobs", jobs, "-q", "--json", path.to_str().unwrap()]);
-        assert!(o.status.success(), "{}", text(&o));
+        assert!(o.status.success(), "{}", both(&o));
         games(&path)
     };
     let a = run("5", "a.jsonl", "2");
@@ -195,32 +182,32 @@ fn shards_merge_into_the_whole_tournament() {
     let whole = dir.join("whole.jsonl");
     let common = ["autoplay", TTT, TTT_RANDOM, "-n", "8", "--depth", "2", "--seed", "9", "-q"];
     let w = axforth(&[&common[..], &["--json", whole.to_str().unwrap()]].concat());
-    assert!(w.status.success(), "{}", text(&w));
+    assert!(w.status.success(), "{}", both(&w));
     let mut shard_files = Vec::new();
     for k in ["1/3", "2/3", "3/3"] {
         let path = dir.join(format!("shard{}.jsonl", &k[..1]));
         let o = axforth(&[&common[..], &["--shard", k, "--json", path.to_str().unwrap()]].concat());
-        assert!(o.status.success(), "{}", text(&o));
+        assert!(o.status.success(), "{}", both(&o));
         shard_files.push(path);
     }
     let merged_path = dir.join("merged.jsonl");
     let mut args = vec!["merge", "--out", merged_path.to_str().unwrap()];
     args.extend(shard_files.iter().map(|p| p.to_str().unwrap()));
     let m = axforth(&args);
-    assert!(m.status.success(), "{}", text(&m));
+    assert!(m.status.success(), "{}", both(&m));
     assert_eq!(results(&m), results(&w));
     assert_eq!(games(&merged_path), games(&whole));
-    assert!(!text(&m).contains("warning"), "{}", text(&m));
+    assert!(!both(&m).contains("warning"), "{}", both(&m));
     // A shard alone says what it lacks.
     let one = axforth(&["merge", shard_files[1].to_str().unwrap()]);
-    assert!(one.status.success(), "{}", text(&one));
-    assert!(text(&one).contains("warning: shard(s) 1/3, 3/3 missing: the summary is of 3 of the tournament's 8 games"), "{}", text(&one));
+    assert!(one.status.success(), "{}", both(&one));
+    assert!(both(&one).contains("warning: shard(s) 1/3, 3/3 missing: the summary is of 3 of the tournament's 8 games"), "{}", both(&one));
     // Shards of other tournaments do not merge.
     let other = dir.join("other.jsonl");
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "8", "--depth", "2", "--seed", "10", "-q", "--json", other.to_str().unwrap()]);
     assert!(o.status.success());
     let bad = axforth(&["merge", shard_files[0].to_str().unwrap(), other.to_str().unwrap()]);
-    assert!(!bad.status.success(), "{}", text(&bad));
+    assert!(!bad.status.success(), "{}", both(&bad));
 }
 
 #[test]
@@ -234,7 +221,7 @@ fn a_killed_tournament_resumes_to_the_same_result() {
             .collect()
     };
     let w = Command::new(env!("CARGO_BIN_EXE_axforth")).args(args(&whole)).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
-    assert!(w.status.success(), "{}", text(&w));
+    assert!(w.status.success(), "{}", both(&w));
 
     let killed = dir.join("killed.jsonl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_axforth"))
@@ -264,11 +251,11 @@ fn a_killed_tournament_resumes_to_the_same_result() {
 
     // Other variants or another -n on the command line are refused, not ignored.
     let other = axforth(&["autoplay", TTT, TTT_RANDOM, "--resume", killed.to_str().unwrap(), "-q"]);
-    assert!(!other.status.success() && text(&other).contains("continues its own tournament"), "{}", text(&other));
+    assert!(!other.status.success() && both(&other).contains("continues its own tournament"), "{}", both(&other));
     let other = axforth(&["autoplay", OTHELLO, OTHELLO_RANDOM, "-n", "20", "--resume", killed.to_str().unwrap(), "-q"]);
-    assert!(!other.status.success() && text(&other).contains("-n 20"), "{}", text(&other));
+    assert!(!other.status.success() && both(&other).contains("-n 20"), "{}", both(&other));
     let r = axforth(&["autoplay", "--resume", killed.to_str().unwrap(), "-q"]);
-    assert!(r.status.success(), "{}", text(&r));
+    assert!(r.status.success(), "{}", both(&r));
     assert_eq!(games(&killed), games(&whole), "{before} game(s) were in before the kill");
     assert_eq!(results(&r), results(&w));
 }
@@ -278,14 +265,14 @@ fn logged_games_replay_and_a_tampered_one_is_caught() {
     let dir = scratch("replay");
     let logs = dir.join("logs");
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "4", "--depth", "3", "--seed", "2", "-q", "--log", logs.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&logs).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     assert_eq!(files.len(), 4);
     for f in &files {
         let r = axforth(&["replay", f.to_str().unwrap()]);
-        assert!(r.status.success(), "{}: {}", f.display(), text(&r));
-        assert!(text(&r).contains("games replayed: 1, ok: 1"), "{}", text(&r));
+        assert!(r.status.success(), "{}: {}", f.display(), both(&r));
+        assert!(both(&r).contains("games replayed: 1, ok: 1"), "{}", both(&r));
     }
     // Swap the first two moves of X: still legal, but the game then ends
     // differently or the record's moves stop fitting.
@@ -296,7 +283,7 @@ fn logged_games_replay_and_a_tampered_one_is_caught() {
     let tampered = dir.join("tampered.json");
     std::fs::write(&tampered, serde_json::to_vec(&log).unwrap()).unwrap();
     let r = axforth(&["replay", tampered.to_str().unwrap()]);
-    assert!(!r.status.success(), "{}", text(&r));
+    assert!(!r.status.success(), "{}", both(&r));
 }
 
 #[test]
@@ -309,7 +296,7 @@ fn a_game_that_errs_is_recorded_with_its_seed_and_the_tournament_goes_on() {
     let json = dir.join("games.jsonl");
     let o = axforth(&["autoplay", broken.to_str().unwrap(), TTT_RANDOM, "-n", "3", "--depth", "2", "--seed", "1", "-q", "--json", json.to_str().unwrap()]);
     assert!(!o.status.success(), "errored games make the exit status non-zero");
-    let out = text(&o);
+    let out = both(&o);
     assert!(out.contains("3 game(s) ended in an error"), "{out}");
     let g = games(&json);
     assert_eq!(g.len(), 3);
@@ -320,15 +307,15 @@ fn a_game_that_errs_is_recorded_with_its_seed_and_the_tournament_goes_on() {
     assert!(again.contains("--only 2"), "{again}");
     let r = axforth(&args);
     assert!(!r.status.success());
-    let out = text(&r);
+    let out = both(&r);
     assert!(out.contains("1 game(s) ended in an error") && out.contains(g[1].error.as_deref().unwrap()), "{again}\n{out}");
 }
 
 #[test]
 fn a_decided_sprt_stops_the_match() {
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "400", "--depth", "9", "--sprt", "0,100", "--seed", "1", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     assert!(out.contains("SPRT: H1 accepted"), "{out}");
     let played: u64 = out.lines().find_map(|l| l.strip_suffix(" game(s) played")).and_then(|n| n.parse().ok()).expect("games played");
     assert!((2..400).contains(&played), "{out}");
@@ -345,7 +332,7 @@ fn each_opening_is_played_twice_with_the_seats_swapped() {
         "autoplay", TTT, TTT_RANDOM, "-n", "8", "--depth", "2", "--seed", "1", "-q",
         "--openings", openings.to_str().unwrap(), "--json", json.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let g = games(&json);
     assert_eq!(g.len(), 8);
     for pair in g.chunks(2) {
@@ -360,7 +347,7 @@ fn each_opening_is_played_twice_with_the_seats_swapped() {
     std::fs::write(&openings, "# two good lines, then a bad one\na1\n\nb2\nc3; c3\n").unwrap();
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--depth", "2", "--seed", "1", "--openings", openings.to_str().unwrap()]);
     assert!(!o.status.success());
-    let out = text(&o);
+    let out = both(&o);
     assert!(out.contains(&format!("{}:5: the opening move `c3` is not legal here", openings.display())), "{out}");
     assert!(!out.contains("Finished game"), "no game is played: {out}");
 }
@@ -380,7 +367,7 @@ fn a_failed_game_with_openings_is_played_again_from_its_file() {
     let again = g[2].rerun.clone().unwrap();
     assert!(again.contains(&format!("--openings {}", openings.display())), "{again}");
     let args: Vec<&str> = again.split_whitespace().skip(1).collect();
-    let out = text(&axforth(&args));
+    let out = both(&axforth(&args));
     assert!(out.contains("1 game(s) ended in an error") && out.contains(g[2].error.as_deref().unwrap()), "{again}\n{out}");
 }
 
@@ -393,8 +380,8 @@ fn deterministic_engines_are_varied_by_random_plies_and_repeats_get_no_error_bar
     let summary = dir.join("fixed.json");
     let fixed = ["autoplay", TTT, "scripts/tictactoe/alphabeta.4th", "-n", "12", "--depth", "2", "--seed", "1", "-q", "--random-plies", "0"];
     let o = axforth(&[&fixed[..], &["--json", json.to_str().unwrap(), "--summary-json", summary.to_str().unwrap()]].concat());
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     let distinct: std::collections::HashSet<Vec<String>> = games(&json).into_iter().map(|g| g.moves).collect();
     assert!(distinct.len() < 12);
     assert!(out.contains(&format!("Distinct games: {} of 12", distinct.len())), "{out}");
@@ -407,7 +394,7 @@ fn deterministic_engines_are_varied_by_random_plies_and_repeats_get_no_error_bar
     // seed: the same two in both games of a pair, other ones elsewhere.
     let json = dir.join("varied.jsonl");
     let o = axforth(&["autoplay", TTT, "scripts/tictactoe/alphabeta.4th", "-n", "12", "--depth", "2", "--seed", "1", "-q", "--json", json.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let g = games(&json);
     assert!(g.iter().all(|g| g.opening_plies == 2), "{g:?}");
     for pair in g.chunks(2) {
@@ -437,13 +424,13 @@ fn variants_are_named_apart_and_must_be_one_game() {
     let a = dir.join("north/tictactoe/random.4th");
     let b = dir.join("south/tictactoe/random.4th");
     let o = axforth(&["autoplay", a.to_str().unwrap(), b.to_str().unwrap(), "-n", "2", "--seed", "1", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     assert!(out.contains("Player 1 \"north/tictactoe/random\"") && out.contains("Player 2 \"south/tictactoe/random\""), "{out}");
     // Two files of different games are refused before any game.
     let o = axforth(&["autoplay", TTT_RANDOM, OTHELLO_RANDOM, "-n", "2", "--seed", "1"]);
     assert!(!o.status.success());
-    let out = text(&o);
+    let out = both(&o);
     assert!(out.contains("are not the same game (players") && !out.contains("Finished game"), "{out}");
 }
 
@@ -457,7 +444,7 @@ fn variants_that_disagree_say_how_without_an_internal_score() {
     let openings = dir.join("a1.txt");
     std::fs::write(&openings, "a1\n").unwrap();
     let o = axforth(&["autoplay", TTT_RANDOM, odd.to_str().unwrap(), "-n", "2", "--seed", "1", "-q", "--openings", openings.to_str().unwrap()]);
-    let out = text(&o);
+    let out = both(&o);
     assert!(out.contains("the variants disagree on the rules after 1 plies"), "{out}");
     assert!(!out.contains("-2140000000") && !out.contains("score "), "{out}");
 }
@@ -465,18 +452,18 @@ fn variants_that_disagree_say_how_without_an_internal_score() {
 #[test]
 fn depth_says_once_that_it_does_not_limit_a_script_engine() {
     let o = axforth(&["autoplay", TTT, "scripts/tictactoe/alphabeta.4th", "-n", "2", "--depth", "2", "--seed", "1", "-q"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let out = text(&o);
+    assert!(o.status.success(), "{}", both(&o));
+    let out = both(&o);
     assert_eq!(out.matches("--depth limits the built-in search only; alphabeta plays with the file's own {search-engine} word").count(), 1, "{out}");
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--depth", "2", "--seed", "1", "-q"]);
-    assert!(!text(&o).contains("--depth limits"), "{}", text(&o));
+    assert!(!both(&o).contains("--depth limits"), "{}", both(&o));
 }
 
 #[test]
 fn a_round_robin_ends_with_a_table_ranked_by_elo() {
     let three = [TTT, "scripts/tictactoe/uct.4th", TTT_RANDOM];
     let o = axforth(&[&["autoplay"], &three[..], &["-n", "4", "--depth", "9", "--uct-playouts", "1000", "--seed", "1", "-q"]].concat());
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(out.contains("12 game(s) played"), "{out}");
     assert_eq!(out.matches("Results of ").count(), 3, "{out}");
@@ -485,7 +472,7 @@ fn a_round_robin_ends_with_a_table_ranked_by_elo() {
     // Random is last: both engines beat it.
     assert!(table[2].contains(" random "), "{out}");
     let g = axforth(&[&["autoplay", "--gauntlet"], &three[..], &["-n", "2", "--depth", "2", "--uct-playouts", "100", "--seed", "1", "-q"]].concat());
-    assert!(g.status.success(), "{}", text(&g));
+    assert!(g.status.success(), "{}", both(&g));
     let out = String::from_utf8_lossy(&g.stdout);
     assert!(out.contains("4 game(s) played") && out.contains("Results of tictactoe vs uct") && out.contains("Results of tictactoe vs random"), "{out}");
     assert!(!out.contains("Results of uct vs random"), "{out}");
@@ -513,7 +500,7 @@ fn a_malformed_record_is_an_error_not_a_crash() {
         std::fs::write(&path, contents).unwrap();
         for args in [vec!["autoplay", "--resume", path.to_str().unwrap(), "-q"], vec!["merge", path.to_str().unwrap()], vec!["replay", path.to_str().unwrap()]] {
             let o = axforth(&args);
-            let out = text(&o);
+            let out = both(&o);
             assert!(!o.status.success(), "{name} {args:?}: {out}");
             assert!(out.contains("error") && !out.contains("panicked"), "{name} {args:?}: {out}");
         }
@@ -543,8 +530,8 @@ fn a_solitaire_seats_its_player_against_no_one() {
     let json = dir.join("s.jsonl");
     let s = solitaire.to_str().unwrap();
     let o = axforth(&["autoplay", s, s, "--engine", "A=search,B=random", "-n", "20", "--depth", "1", "--seed", "3", "-q", "--json", json.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("20 game(s) played"), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
+    assert!(both(&o).contains("20 game(s) played"), "{}", both(&o));
     let records = games(&json);
     let (searched, random): (Vec<_>, Vec<_>) = records.iter().partition(|g| g.seats[0] == 0);
     assert!(records.iter().all(|g| g.opening_plies == 0), "{records:?}");
@@ -579,16 +566,16 @@ fn an_error_the_search_meets_names_the_position_it_met_it_in() {
         let mut args = vec!["autoplay", f, f, "-n", "1", "--seed", "5", "-q"];
         args.extend_from_slice(engine);
         let o = axforth(&args);
-        let out = text(&o);
+        let out = both(&o);
         assert!(out.contains("return stack overflow"), "{engine:?}: {out}");
         let (_, command) = out.split_once("in a position the search reached: axforth moves ").unwrap_or_else(|| panic!("{engine:?}: {out}"));
         let after = command.split_once(" --after '").and_then(|(_, a)| a.split_once('\'')).map(|(a, _)| a).unwrap_or_else(|| panic!("{out}"));
         let line: Vec<&str> = after.split("; ").collect();
         // The position: a1 and c3 taken, You to move.
         let o = axforth(&["moves", f, "--after", after]);
-        assert!(!o.status.success() && text(&o).contains("return stack overflow"), "{engine:?} {line:?}: {}", text(&o));
+        assert!(!o.status.success() && both(&o).contains("return stack overflow"), "{engine:?} {line:?}: {}", both(&o));
         let o = axforth(&["moves", f, "--after", &line[..line.len() - 1].join("; ")]);
-        assert!(o.status.success(), "{engine:?} {line:?}: the position before it is sound: {}", text(&o));
+        assert!(o.status.success(), "{engine:?} {line:?}: the position before it is sound: {}", both(&o));
     }
 }
 
@@ -599,8 +586,8 @@ fn the_engine_table_gives_each_engines_slowest_move() {
     let dir = scratch("longest");
     let json = dir.join("t.jsonl");
     let o = axforth(&["autoplay", TTT, TTT_RANDOM, "-n", "2", "--depth", "4", "--seed", "1", "-q", "--json", json.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("longest s"), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
+    assert!(both(&o).contains("longest s"), "{}", both(&o));
     for g in record::read(&json).unwrap().games {
         let searched = g.engines[g.seats.iter().position(|&v| v == 0).unwrap()];
         assert!(searched.moves > 0 && searched.longest > 0.0, "{searched:?}");
@@ -617,11 +604,11 @@ fn json_refuses_a_file_that_holds_a_record() {
     let path = dir.join("r.jsonl");
     let p = path.to_str().unwrap();
     let o = axforth(&["autoplay", TTT_RANDOM, TTT_RANDOM, "-n", "2", "--seed", "1", "-q", "--json", p]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let before = std::fs::read(&path).unwrap();
     let o = axforth(&["autoplay", OTHELLO_RANDOM, OTHELLO_RANDOM, "-n", "2", "--seed", "1", "-q", "--json", p]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("already holds a tournament's record: continue it with --resume"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", both(&o));
+    assert!(both(&o).contains("already holds a tournament's record: continue it with --resume"), "{}", both(&o));
     assert_eq!(std::fs::read(&path).unwrap(), before, "the record is untouched");
 }
 
@@ -632,7 +619,7 @@ fn a_redirected_run_prints_its_seed() {
     let dir = scratch("seed-line");
     let path = dir.join("r.jsonl");
     let o = axforth(&["autoplay", TTT_RANDOM, TTT_RANDOM, "-n", "2", "--json", path.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    assert!(o.status.success(), "{}", both(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);
     let seed: u64 = stderr.split(", seed ").nth(1).and_then(|s| s.split(',').next()).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no seed line: {stderr}"));
     assert_eq!(record::read(&path).unwrap().header.unwrap().seed, seed);
@@ -657,7 +644,7 @@ fn an_interrupted_round_robin_agrees_with_itself_and_says_how_to_resume() {
     let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(sent.success());
     let o = child.wait_with_output().unwrap();
-    let out = text(&o);
+    let out = both(&o);
     assert!(!o.status.success(), "{out}");
     assert!(out.contains(&format!("play the rest with: axforth autoplay --resume {}", json.display())), "{out}");
     // Points and Score are over the same games.

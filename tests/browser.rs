@@ -28,6 +28,8 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+mod common;
+use common::cli::root;
 
 mod bmp;
 
@@ -39,10 +41,6 @@ fn chromium() -> String {
 
 fn chromedriver() -> String {
     std::env::var("AXFORTH_CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into())
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn axforth(args: &[&str]) -> String {

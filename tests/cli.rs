@@ -1,33 +1,9 @@
 //! The game verbs of the `axforth` binary: show, moves, perft, play, bench;
 //! exit codes and diagnostics as users see them.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn axforth_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_axforth"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running axforth");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("writing stdin");
-    child.wait_with_output().expect("axforth output")
-}
-
-fn axforth(args: &[&str]) -> Output {
-    axforth_with_input(args, "")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::{Command, Stdio};
+mod common;
+use common::cli::{axforth, axforth_with_input, stderr, stdout};
 
 const OTHELLO: &str = "scripts/othello/othello.4th";
 const TICTACTOE: &str = "scripts/tictactoe/tictactoe.4th";

@@ -20,7 +20,8 @@
 use axforth::{Config, Vm, VmError};
 use pretty_assertions::assert_eq;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::cli::axforth;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/malformed");
 
@@ -208,10 +209,6 @@ fn header_parser_reads_every_item() {
 }
 
 // ---- the binary ----------------------------------------------------------------
-
-fn axforth(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("running axforth")
-}
 
 #[test]
 fn binary_exits_non_zero_with_the_diagnostic_on_stderr() {

@@ -4,25 +4,11 @@
 
 use axforth::game::UNKNOWN_SCORE;
 use axforth::{Config, Vm};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn axforth(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("running axforth")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::path::Path;
+mod common;
+use common::cli::{axforth, scratch, stderr, stdout};
 
 /// A fresh folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("axforth-porting-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -35,8 +21,8 @@ const SLOPPY: &str = "{board 2 2 {grid} board}\n{players {player} A {player} B p
 #[test]
 fn check_passes_the_bundled_games() {
     let o = axforth(&["check", "scripts/"]);
-    let out = text(&o.stdout);
-    assert!(o.status.success(), "{out}{}", text(&o.stderr));
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
     for game in ["tictactoe", "othello", "draughts"] {
         assert!(out.lines().any(|l| l.starts_with("ok ") && l.contains(&format!("scripts/{game}/"))), "{game}: {out}");
     }
@@ -52,8 +38,8 @@ fn check_names_the_error_and_its_place_and_fails() {
     std::fs::write(dir.join("good.4th"), SLOPPY).unwrap();
     std::fs::write(dir.join("broken.4th"), SLOPPY.replace("add-move ELSE", "add-move 1 0 / ELSE").replace("{players", ": OnNewGame 1 0 / ; {players")).unwrap();
     let o = axforth(&["check", path(&dir)]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
-    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
     let broken = out.lines().position(|l| l.starts_with("FAIL") && l.contains("broken.4th")).unwrap_or_else(|| panic!("{out}"));
     let detail: Vec<&str> = out.lines().skip(broken + 1).take(2).collect();
     assert!(detail[0].contains("error: division by zero in `OnNewGame`"), "{out}");
@@ -63,7 +49,7 @@ fn check_names_the_error_and_its_place_and_fails() {
     assert!(out.contains("2 variants: 1 passed, 1 failed, 1 with warnings"), "{out}");
     // The same as JSON.
     let o = axforth(&["check", path(&dir), "--json", "--games", "1"]);
-    let json = text(&o.stdout);
+    let json = stdout(&o);
     assert_eq!(o.status.code(), Some(1));
     assert_valid_json(&json);
     assert!(json.contains("good.4th\",\"ok\":true") && json.contains("broken.4th\",\"ok\":false"), "{json}");
@@ -76,14 +62,14 @@ fn tolerances_warn_on_stderr_and_strict_makes_them_errors() {
     let game = dir.join("sloppy.4th");
     std::fs::write(&game, SLOPPY).unwrap();
     let o = axforth(&["moves", path(&game)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("(3 moves)"), "{}", text(&o.stdout));
-    let err = text(&o.stderr);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("(3 moves)"), "{}", stdout(&o));
+    let err = stderr(&o);
     assert_eq!(err.matches("warning: stack underflow in `put`").count(), 1, "{err}");
     assert!(err.contains("sloppy.4th:3:"), "{err}");
     let o = axforth(&["moves", path(&game), "--strict"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).starts_with("error: stack underflow in `put`"), "{}", text(&o.stderr));
+    assert!(stderr(&o).starts_with("error: stack underflow in `put`"), "{}", stderr(&o));
 }
 
 #[test]
@@ -93,7 +79,7 @@ fn run_fails_on_a_move_list_never_declared() {
     std::fs::write(&game, "{board 2 2 {grid} board}\n{players {player} A players}\n{pieces {piece} Stone {drops} nowhere pieces}\n").unwrap();
     let o = axforth(&["run", path(&game)]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("no move list named `nowhere`"), "{}", text(&o.stderr));
+    assert!(stderr(&o).contains("no move list named `nowhere`"), "{}", stderr(&o));
 }
 
 /// Plays random games of tic-tac-toe with the library and writes them as
@@ -140,8 +126,8 @@ fn replay_plays_back_an_autoplay_log_and_names_the_first_disagreement() {
     let good = autoplay_log(4);
     std::fs::write(&log, &good).unwrap();
     let o = axforth(&["replay", path(&log), "--game", path(&game)]);
-    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
-    assert!(text(&o.stdout).contains("games replayed: 4, ok: 4"), "{}", text(&o.stdout));
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("games replayed: 4, ok: 4"), "{}", stdout(&o));
     // One move changed to a square that is not free: game 2 fails there.
     let game2 = good.find("Game 2 of").unwrap();
     let second_move = good[game2..].find("\r\n1. ").map(|i| game2 + i).unwrap();
@@ -150,7 +136,7 @@ fn replay_plays_back_an_autoplay_log_and_names_the_first_disagreement() {
     std::fs::write(&log, bad).unwrap();
     let o = axforth(&["replay", path(&log), "--game", path(&game)]);
     assert_eq!(o.status.code(), Some(1));
-    let out = text(&o.stdout);
+    let out = stdout(&o);
     assert!(out.contains("game 2: ply 1 (`1. Mark z9`): not a legal move of X as written; legal: X Mark a3, X Mark b3"), "{out}");
     assert!(out.contains("games replayed: 4, ok: 3"), "{out}");
 }
@@ -159,8 +145,8 @@ fn replay_plays_back_an_autoplay_log_and_names_the_first_disagreement() {
 fn after_takes_the_original_text_and_short_forms() {
     for after in ["Man a3 - b4", "a3 - b4", "man  A3 -  B4"] {
         let o = axforth(&["show", "scripts/draughts/draughts.4th", "--after", after]);
-        assert!(o.status.success(), "{after}: {}", text(&o.stderr));
-        assert!(text(&o.stdout).contains("White to move"), "{after}: {}", text(&o.stdout));
+        assert!(o.status.success(), "{after}: {}", stderr(&o));
+        assert!(stdout(&o).contains("White to move"), "{after}: {}", stdout(&o));
     }
 }
 
@@ -187,24 +173,24 @@ fn replay_names_a_wrong_winner_a_game_over_too_early_and_one_not_over() {
     }
     assert_ne!(flipped, good);
     let o = replay(&flipped);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stdout));
-    assert!(text(&o.stdout).contains("game 1: the log ends it with"), "{}", text(&o.stdout));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("game 1: the log ends it with"), "{}", stdout(&o));
     // A move logged after the end.
     let last = good.rfind("\r\nPlayer 1 - I lose!").unwrap();
     let extra = format!("{}\r\n9. Mark a1{}", &good[..last], &good[last..]);
     let o = replay(&extra);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stdout).contains("(`9. Mark a1`): the game is already over"), "{}", text(&o.stdout));
+    assert!(stdout(&o).contains("(`9. Mark a1`): the game is already over"), "{}", stdout(&o));
     // The last move missing.
     let cut = good[..last].rfind("\r\n").unwrap();
     let o = replay(&format!("{}{}", &good[..cut], &good[last..]));
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stdout).contains("game 1: the game is not over after its"), "{}", text(&o.stdout));
+    assert!(stdout(&o).contains("game 1: the game is not over after its"), "{}", stdout(&o));
     // --json: one document naming the log and the failure.
     std::fs::write(&log, format!("{}{}", &good[..cut], &good[last..])).unwrap();
     let o = axforth(&["replay", path(&log), "--game", path(&game), "--json"]);
     assert_eq!(o.status.code(), Some(1));
-    let json = text(&o.stdout);
+    let json = stdout(&o);
     assert_valid_json(&json);
     assert!(json.contains("ttt.log") && json.contains("\"ok\":0") && json.contains("not over"), "{json}");
 }
@@ -221,26 +207,26 @@ fn check_finds_the_variants_of_a_folder_and_its_sub_folders() {
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("sub").join("other.4th"), SLOPPY).unwrap();
     let o = axforth(&["check", path(&dir), "--games", "1"]);
-    let out = text(&o.stdout);
-    assert!(o.status.success(), "{out}{}", text(&o.stderr));
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
     let checked: Vec<&str> = out.lines().filter(|l| l.starts_with("ok ")).collect();
     assert_eq!(checked.len(), 2, "{out}");
     assert!(checked[0].contains("variant.4th") && checked[1].contains("other.4th"), "{out}");
     assert!(out.contains("2 variants: 2 passed, 0 failed, 2 with warnings"), "{out}");
     // The warnings of each file go to stderr, once each.
-    assert_eq!(text(&o.stderr).matches("warning: stack underflow in `put`").count(), 2, "{}", text(&o.stderr));
+    assert_eq!(stderr(&o).matches("warning: stack underflow in `put`").count(), 2, "{}", stderr(&o));
     // A folder with no game in it is an error.
     let empty = scratch("find-none");
     let o = axforth(&["check", path(&empty)]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("no game in"), "{}", text(&o.stderr));
+    assert!(stderr(&o).contains("no game in"), "{}", stderr(&o));
 }
 
 #[test]
 fn check_reports_unfinished_games_timeouts_and_errors_during_play() {
     // Stopped at --max-plies: unfinished, not a failure.
     let o = axforth(&["check", "scripts/othello/othello.4th", "--max-plies", "4"]);
-    let out = text(&o.stdout);
+    let out = stdout(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("start moves 4, games finished 0/3, average 4.0 plies"), "{out}");
     // No game ended: said, not failed.
@@ -248,18 +234,18 @@ fn check_reports_unfinished_games_timeouts_and_errors_during_play() {
     // A game that ends with the last ply the cap allows has finished:
     // tic-tac-toe is over after 9 moves at most.
     let o = axforth(&["check", "scripts/tictactoe/", "--max-plies", "9"]);
-    assert!(text(&o.stdout).contains("games finished 3/3"), "{}", text(&o.stdout));
+    assert!(stdout(&o).contains("games finished 3/3"), "{}", stdout(&o));
     // Over its time: a failure.
     let o = axforth(&["check", "scripts/othello/othello.4th", "--timeout", "0"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stdout).contains("error: timed out"), "{}", text(&o.stdout));
+    assert!(stdout(&o).contains("error: timed out"), "{}", stdout(&o));
     // An event that fails on turn 3: the error, its place, which game and ply.
     let dir = scratch("late");
     let game = dir.join("late.4th");
     std::fs::write(&game, format!("{SLOPPY}: OnIsGameOver ( -- score ) turn-number 3 = IF 1 0 / THEN #UnknownScore ;\n")).unwrap();
     let o = axforth(&["check", path(&game), "--games", "2"]);
     assert_eq!(o.status.code(), Some(1));
-    let out = text(&o.stdout);
+    let out = stdout(&o);
     assert!(out.contains("error: division by zero in `OnIsGameOver`"), "{out}");
     assert!(out.contains("late.4th:7:"), "{out}");
     assert!(out.contains("in random game 1 (seed 1), ply 3"), "{out}");
@@ -271,21 +257,21 @@ fn check_reports_unfinished_games_timeouts_and_errors_during_play() {
     let (verb_and_file, moves) = again.split_once(" --after ").unwrap_or_else(|| panic!("{again}"));
     let args: Vec<&str> = verb_and_file.split(' ').chain([moves.trim_matches('\'')]).collect();
     let o = axforth(&[args[0], args[1], "--after", args[2]]);
-    assert!(text(&o.stderr).contains("error: division by zero in `OnIsGameOver`"), "{again}: {}", text(&o.stderr));
+    assert!(stderr(&o).contains("error: division by zero in `OnIsGameOver`"), "{again}: {}", stderr(&o));
     // --log keeps the failing game, which view and replay open.
     let logs = dir.join("failed");
     let o = axforth(&["check", path(&game), "--games", "2", "--log", path(&logs)]);
-    let out = text(&o.stdout);
+    let out = stdout(&o);
     let log = out.lines().find_map(|l| l.trim().strip_prefix("= log: ")).unwrap_or_else(|| panic!("no log line: {out}"));
     let log = log.split(" (").next().unwrap();
     assert!(std::path::Path::new(log).is_file(), "{out}");
     let page = dir.join("failed.html");
     let o = axforth(&["view", log, "-o", path(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("division by zero in `OnIsGameOver`"), "the page says how the game ended");
     let o = axforth(&["replay", log]);
-    assert!(text(&o.stdout).contains("games replayed: 1"), "{}", text(&o.stdout));
+    assert!(stdout(&o).contains("games replayed: 1"), "{}", stdout(&o));
 }
 
 /// Fails unless `text` is one JSON value (RFC 8259), with only white
@@ -439,14 +425,14 @@ fn a_move_word_leaving_cells_is_a_warning_and_under_strict_an_error() {
     std::fs::write(&game, "{board 3 3 {grid} board}\n{players {player} A {player} B players}\n: put ( -- ) empty? verify drop add-move 42 ;\n{moves drops {move} put moves}\n{pieces {piece} S {drops} drops pieces}\n").unwrap();
     let said = "move word `put` left 1 cell(s) on the stack: a move word takes and leaves nothing `( -- )`";
     let o = axforth(&["check", path(&game), "--warnings"]);
-    let out = text(&o.stdout);
+    let out = stdout(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains(&format!("warning: {said}")) && out.contains("left.4th:3:"), "{out}");
     let o = axforth(&["check", path(&game), "--strict"]);
-    let out = text(&o.stdout);
+    let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains(&format!("error: {said}")), "{out}");
     // Perft counts the moves all the same (the cell is dropped).
     let o = axforth(&["perft", path(&game), "4"]);
-    assert!(text(&o.stdout).contains("perft 4: 3024"), "{}", text(&o.stdout));
+    assert!(stdout(&o).contains("perft 4: 3024"), "{}", stdout(&o));
 }

@@ -6,27 +6,10 @@
 
 use pretty_assertions::assert_eq;
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn axforth_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_axforth"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A command that fails early may not read its input: a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::cli::{axforth_with_input, root};
 
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -4,29 +4,15 @@
 //! `autoplay --log --html`. The browser test (`browser.rs`) steps through
 //! the pages themselves.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn axforth(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(root()).output().expect("running axforth")
-}
+use std::path::PathBuf;
+mod common;
+use common::cli::{axforth, root, scratch};
 
 fn ok(args: &[&str]) -> String {
     let o = axforth(args);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success(), "axforth {args:?}:\n{out}{}", String::from_utf8_lossy(&o.stderr));
     out
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("axforth-view-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Every .4th file of scripts/ that declares players (a playable game or

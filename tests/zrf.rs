@@ -8,24 +8,14 @@
 use axforth::open::GameFile;
 use axforth::{Config, Vm};
 use pretty_assertions::assert_eq;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
+mod common;
+use common::cli::{axforth, axforth_in, root};
 
 mod bmp;
 
 const HOP: &str = "tests/zrf/Rules/Hop.zrf";
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn axforth_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_axforth")).args(args).current_dir(dir).output().expect("running axforth")
-}
-
-fn axforth(args: &[&str]) -> Output {
-    axforth_in(root(), args)
-}
 
 fn text(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())

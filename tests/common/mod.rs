@@ -1,7 +1,9 @@
 //! Shared by the test suites: the property-test settings (`fuzz.rs`,
-//! `optimizer.rs`) and the game helpers (`game`). Each suite uses a part.
+//! `optimizer.rs`), the game helpers (`game`) and running the binary
+//! (`cli`). Each suite uses a part.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod game;
 pub mod programs;
 
