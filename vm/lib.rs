@@ -24,6 +24,7 @@
 //! - `tournament` autoplay: schedules, games between variants, records, statistics
 //! - `view`       pictures: the board as SVG, HTML pages that replay games
 
+pub mod assemble;
 pub mod code;
 pub mod compiler;
 pub mod dictionary;
@@ -41,6 +42,7 @@ pub mod tournament;
 pub mod view;
 pub mod see;
 pub mod snapshot;
+pub mod state;
 pub mod suggest;
 pub mod vm;
 pub mod zrf;
@@ -49,12 +51,4 @@ pub mod words;
 pub use error::{ErrorKind, VmError, VmResult};
 pub use vm::{Config, Vm};
 
-/// The ForthScript standard library, loaded into every VM first.
-pub const STDLIB_CORE: &str = include_str!("../stdlib/core.4th");
-
-/// The Axiom vocabulary written in ForthScript (encodings, directives).
-pub const STDLIB_AXIOM: &str = include_str!("../stdlib/axiom.4th");
-
-/// The rest of the Axiom kernel vocabulary (the words of the original
-/// `axiom.4th` and `CORE.4TH` that are plain Forth), loaded last.
-pub const STDLIB_KERNEL: &str = include_str!("../stdlib/kernel.4th");
+pub use assemble::{STDLIB_AXIOM, STDLIB_CORE, STDLIB_KERNEL};

@@ -12,6 +12,7 @@ use crate::error::{ErrorKind, VmError, VmResult};
 use crate::lexer::{Location, Pos, SourceFile};
 use crate::memory::Memory;
 use crate::ops::{Addr, Op, PRIMITIVES};
+pub(crate) use crate::state::context::read_alone;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256StarStar;
 use std::io::Write;
@@ -121,7 +122,7 @@ pub enum HostRun {
     Vm(HostFn),
     /// A direct word, with its number of arguments (at most 2) and results
     /// (at most 1).
-    Direct { f: DirectFn, ins: u8, outs: u8, records: Option<crate::game::generate::Recorded> },
+    Direct { f: DirectFn, ins: u8, outs: u8, records: Option<crate::state::Recorded> },
 }
 
 /// A native word: Rust code with access to the whole VM.
@@ -131,17 +132,6 @@ pub struct HostWord {
     pub effect: &'static str,
     pub immediate: bool,
     pub compile_only: bool,
-}
-
-/// Reads `x` with a load of its own. For fields stored one by one just
-/// before (native code's registers, the generation context): the compiler
-/// would otherwise read neighbouring fields with one wide load, which
-/// cannot take its value from the narrow stores still in flight and waits
-/// for them to retire, a stall of a dozen cycles or more each time.
-#[inline(always)]
-pub(crate) fn read_alone<T: Copy>(x: &T) -> T {
-    // SAFETY: a reference is valid for reads.
-    unsafe { std::ptr::read_volatile(x) }
 }
 
 /// A native word that runs as it is: the common kind.
@@ -158,7 +148,7 @@ pub fn direct(name: &'static str, effect: &'static str, f: DirectFn) -> HostWord
 impl HostWord {
     /// A direct word that, while moves are generated, only records `what`
     /// (native code then runs it through `Vm::record_fast`).
-    pub fn recording(mut self, what: crate::game::generate::Recorded) -> HostWord {
+    pub fn recording(mut self, what: crate::state::Recorded) -> HostWord {
         if let HostRun::Direct { records, .. } = &mut self.run {
             *records = Some(what);
         }
@@ -329,7 +319,7 @@ pub struct Vm {
     rng: [Xoshiro256StarStar; 2],
     pub(crate) timers: Vec<std::time::Instant>,
     /// The Axiom game layer's state (the board itself is in `mem`).
-    pub game: Box<crate::game::Game>,
+    pub game: Box<crate::state::Game>,
     /// What the tolerances of AXIOM.md §8 let pass, once per place.
     pub(crate) warnings: crate::error::Warnings,
     /// Native code for hot definitions (`jit/`).
@@ -359,9 +349,11 @@ impl Stacks {
 }
 
 impl Vm {
-    /// A VM with the primitives, native words and the ForthScript standard
-    /// library loaded. Output goes to stdout.
-    pub fn new(config: Config) -> VmResult<Vm> {
+    /// The machine alone: the primitives and the language core's native
+    /// words, no game words and no standard library. `Vm::new`
+    /// (`assemble.rs`) builds the VM every caller wants on it; the machine
+    /// floor cannot, since the game layer's words sit above it.
+    pub fn bare(config: Config) -> Vm {
         let config = config.clamped();
         let seed = config.seed.unwrap_or_else(clock_seed);
         let mut vm = Vm {
@@ -408,13 +400,7 @@ impl Vm {
             vm.dict.word_mut(xt).compile_only = p.compile_only;
         }
         crate::words::register(&mut vm);
-        crate::game::register(&mut vm);
-        vm.interpret_text("stdlib/core.4th", crate::STDLIB_CORE.as_bytes())?;
-        vm.interpret_text("stdlib/axiom.4th", crate::STDLIB_AXIOM.as_bytes())?;
-        vm.interpret_text("stdlib/kernel.4th", crate::STDLIB_KERNEL.as_bytes())?;
-        vm.record_default_events();
-        vm.game.kernel.fence = vm.dict.words.len() as u32;
-        Ok(vm)
+        vm
     }
 
     /// Sends output to an in-memory buffer (read it with `take_output`).

@@ -3,61 +3,18 @@
 //! the native words search engines call (`$CloneBoard`, `$GenerateMoves`,
 //! `$FirstMove`, …).
 //!
-//! Owns `TurnState` and the move application. Touches the board only
-//! through `Board`'s cell addresses in the data space.
+//! Owns the move application; the turn state it advances is plain data
+//! (`state/turn.rs`). Touches the board only through `Board`'s cell
+//! addresses in the data space.
 
 use super::generate::generate;
-use super::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
-use super::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
+use crate::state::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
+use crate::state::{Engine, Events, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::vm::{direct, word, StackFrame, Vm};
 
-/// Where the game is in its turn order.
-#[derive(Clone, Copy, Debug)]
-pub struct TurnState {
-    /// Index into the turn order (`turn-offset`).
-    pub index: usize,
-    /// Turns completed so far, plus one.
-    pub number: i32,
-    /// Within a chain of partial moves: the move type the next step is
-    /// restricted to (0: any); `NOT_PARTIAL` otherwise.
-    pub partial: i32,
-    /// Partial moves played in this turn so far.
-    pub chain: u32,
-    /// The contestant the last move served (`Game::side_of`; None before
-    /// the first move, or after a chance player's): a game result reads
-    /// it (`search::alphabeta::settle`).
-    pub by: Option<i32>,
-}
-
-/// A turn of more partial moves than this is a script bug (a move that
-/// marks itself partial whatever happens), reported instead of looping.
-pub const MAX_CHAIN: u32 = 128;
-
-impl Default for TurnState {
-    fn default() -> TurnState {
-        TurnState { index: 0, number: 1, partial: NOT_PARTIAL, chain: 0, by: None }
-    }
-}
-
-/// The event words the game defines, looked up again whenever the
-/// dictionary has grown (events always call the newest definition).
-#[derive(Clone, Default)]
-pub struct Events {
-    stamp: usize,
-    pub new_game: Option<u32>,
-    pub is_game_over: Option<u32>,
-    pub evaluate: Option<u32>,
-    pub make_a_move: Option<u32>,
-    pub next_turn: Option<u32>,
-    pub friends: Option<u32>,
-    /// `friends.is_some()`, where native code can read it.
-    pub has_friends: bool,
-}
-
-/// Execution tokens at and above this value stand for moves: `.moveCFA`
-/// answers one, and `EXECUTE` of it applies the move.
-pub const MOVE_XT_BASE: i32 = 0x4000_0000;
+// The turn state and the events found are plain data (`state/turn.rs`).
+pub use crate::state::turn::{TurnState, MAX_CHAIN, MOVE_XT_BASE};
 
 /// Text handed out by `$MoveString` (counted strings, a small ring).
 const MOVE_STRING_BYTES: u32 = 256;
@@ -290,7 +247,7 @@ impl Vm {
             None => UNKNOWN_SCORE,
         };
         if result == UNKNOWN_SCORE && self.game.store.count() == 0 {
-            return Ok(super::LOSS_SCORE);
+            return Ok(crate::state::LOSS_SCORE);
         }
         Ok(result)
     }
@@ -680,7 +637,7 @@ impl Vm {
                     let c = self.content(pos)?;
                     let owner = c & PLAYER_MASK;
                     if c != 0 && (owner == me || self.game.is_contestant(owner)) {
-                        let v = super::generate::piece_value(&self.game, c);
+                        let v = crate::state::piece_value(&self.game, c);
                         sum = sum.wrapping_add(if owner == me { v } else { -v });
                     }
                 }

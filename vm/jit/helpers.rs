@@ -131,7 +131,7 @@ pub unsafe extern "C" fn direct(ctx: *mut JitCtx, id: i32, at: i32, a: i32, b: i
 /// that what the code says is decided when it is compiled: a generation
 /// records at every move.
 pub unsafe extern "C" fn record<const CODE: i32>(ctx: *mut JitCtx, _: i32, _: i32, a: i32, b: i32) -> i64 {
-    use crate::game::generate::Recorded;
+    use crate::state::Recorded;
     let vm = unsafe { vm(ctx) };
     match Recorded::from_code(CODE) {
         // The edit recorded, generation is on: adding the move cannot fail.
@@ -142,7 +142,7 @@ pub unsafe extern "C" fn record<const CODE: i32>(ctx: *mut JitCtx, _: i32, _: i3
 
 /// `record` for this code.
 pub fn recorder(code: i32) -> *const () {
-    use crate::game::generate::Recorded;
+    use crate::state::Recorded;
     const ADD: i32 = Recorded::THEN_ADD;
     macro_rules! by_code {
         ($($c:expr),*) => {
@@ -172,7 +172,7 @@ pub unsafe extern "C" fn execute_move(ctx: *mut JitCtx, _: i32, at: i32) -> i64 
     unsafe {
         let s = synced(ctx, |vm| {
             let xt = vm.tos;
-            if vm.depth < 1 || xt < crate::game::play::MOVE_XT_BASE || vm.dict.get(xt).is_some() {
+            if vm.depth < 1 || xt < crate::state::MOVE_XT_BASE || vm.dict.get(xt).is_some() {
                 return deopt(vm, at as Addr);
             }
             let layout = vm.game.board.layout;

@@ -3,7 +3,7 @@
 //! heuristic, keyed by the move's board edits so that "the same move" is
 //! recognised in other positions), then generation order.
 
-use crate::game::{Action, MoveStore};
+use crate::state::{Action, MoveStore};
 
 const HISTORY_SIZE: usize = 1 << 14;
 
