@@ -25,6 +25,7 @@ impl Vm {
     /// library loaded. Output goes to stdout.
     pub fn new(config: Config) -> VmResult<Vm> {
         let mut vm = Vm::bare(config);
+        vm.hooks = crate::game::hooks();
         // In this order: words get their execution tokens as registered.
         crate::game::declare::register(&mut vm);
         crate::game::generate::register(&mut vm);

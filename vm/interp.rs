@@ -307,7 +307,7 @@ impl Vm {
                     if self.game.events.friends.is_some() {
                         // OnFriends? is script: run it through the VM.
                         sync!();
-                        let result = crate::game::generate::friend_or_enemy(self, $enemy);
+                        let result = (self.hooks.friend_or_enemy)(self, $enemy);
                         reload!();
                         if let Err(e) = result {
                             return Err(self.error_at((ip - 1) as Addr, e));
@@ -494,7 +494,7 @@ impl Vm {
                         Some((None, entry)) => call!(entry),
                         None if xt >= crate::state::MOVE_XT_BASE => {
                             sync!();
-                            let result = self.execute_move_xt(xt);
+                            let result = (self.hooks.execute_move)(self, xt);
                             reload!();
                             if let Err(e) = result {
                                 return Err(self.error_at((ip - 1) as Addr, e));
@@ -993,7 +993,7 @@ impl Vm {
                     if self.game.events.friends.is_some() {
                         sync!();
                         self.host_ip = (ip - 1) as Addr;
-                        let result = crate::game::generate::friend_or_enemy_of(self, enemy);
+                        let result = (self.hooks.friend_or_enemy_of)(self, enemy);
                         reload!();
                         if let Err(e) = result {
                             return Err(self.error_at((ip - 1) as Addr, e));

@@ -11,7 +11,7 @@
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::jit::{guard_checks, Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords, Plan, PlanKey, PlanLoop, Plans, KEPT_PLANS};
 use crate::state::moves::{Action, NOT_PARTIAL};
-use crate::state::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
+use crate::state::{NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::{direct, word, Vm};
 
 // The generation context and the recorded edits are plain data
@@ -343,49 +343,6 @@ fn move_word_failed(vm: &mut Vm, mut e: VmError, tolerant: bool, xt: u32, pos: i
 }
 
 impl Vm {
-    /// What word `what` does while moves are generated, when that is all
-    /// it has to do: its edit recorded (arguments `a`, `b` as the word
-    /// takes them), or the move added. `false`, having done nothing,
-    /// when no generation is running or a position is off the board: the
-    /// word itself then does what there is to do.
-    ///
-    /// With `then_add`, the move is added after the edit, as `add-move`
-    /// right after the word would (a move of this one edit goes into the
-    /// list directly).
-    #[inline(always)]
-    pub fn record_fast(&mut self, what: Recorded, a: i32, b: i32, then_add: bool) -> bool {
-        if !self.game.gen.active || self.store_room().is_err() {
-            return false;
-        }
-        let g = &mut self.game.gen;
-        let action = match what {
-            Recorded::PlaceCurrent => Action::Place { pos: g.here, content: g.piece },
-            Recorded::Move => Action::Move { from: a, to: b },
-            Recorded::Capture => Action::Capture(g.here),
-            Recorded::CaptureAt => Action::Capture(a),
-            Recorded::ChangeType => Action::ChangeType { pos: g.here, piece_type: a },
-            Recorded::ChangeTypeAt => Action::ChangeType { pos: b, piece_type: a },
-            Recorded::ChangeOwner => Action::ChangeOwner { pos: g.here, player: a },
-            Recorded::ChangeOwnerAt => Action::ChangeOwner { pos: b, player: a },
-            Recorded::AddMove => {
-                commit_move(&mut self.game, false);
-                return true;
-            }
-            Recorded::Lit => Action::Lit(a),
-            Recorded::Call => Action::Call(a as u32),
-        };
-        if let Some([p, q]) = action.positions() {
-            if !(self.game.board.valid(p) && self.game.board.valid(q)) {
-                return false;
-            }
-        }
-        self.game.record(action);
-        if then_add {
-            commit_move(&mut self.game, false);
-        }
-        true
-    }
-
     /// Is the directive variable with this name ON?
     pub fn directive(&self, name: &str) -> bool {
         match self.dict.find(name.as_bytes()).and_then(|xt| self.dict.word(xt).body()) {
@@ -447,15 +404,7 @@ impl Vm {
         Ok(0)
     }
 
-    /// A position for `to` and `home`: off the board is an error, or
-    /// (tolerant) taken as it is: queries there read empty squares.
-    pub(crate) fn position_arg(&mut self, pos: i32) -> VmResult<i32> {
-        if !self.game.board.valid(pos) {
-            let kind = self.game.board.no_such_position(pos);
-            self.tolerate(kind, "queries there read empty squares, as in the original Axiom")?;
-        }
-        Ok(pos)
-    }
+
 }
 
 fn flag(b: bool) -> i32 {
@@ -599,17 +548,8 @@ fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
         return Err(game_error(format!("`{word}` outside move generation (only move words may use it)")));
     }
     vm.store_room()?;
-    commit_move(&mut vm.game, pass);
+    vm.game.commit_move(pass);
     Ok(())
-}
-
-/// The move being built goes into the list; the next starts empty.
-#[inline]
-fn commit_move(game: &mut Game, pass: bool) {
-    let g = &mut game.gen;
-    game.store.commit(g.move_type, g.partial, pass);
-    g.pending = false;
-    g.partial = NOT_PARTIAL;
 }
 
 /// `drop` / `create`: the current piece at `here`.

@@ -61,11 +61,6 @@ impl Vm {
         self.game.kernel.default_events = found;
     }
 
-    /// `xt` unless it is one of the stdlib's default events.
-    pub(crate) fn game_event(&self, xt: Option<u32>) -> Option<u32> {
-        xt.filter(|x| !self.game.kernel.default_events.contains(x))
-    }
-
     /// The counted string at `addr`, as bytes.
     fn counted_text(&self, addr: i32) -> VmResult<Vec<u8>> {
         Ok(self.mem.counted(addr)?.to_vec())

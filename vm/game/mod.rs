@@ -38,3 +38,9 @@ pub use crate::state::{
     Action, Board, Engine, Game, MoveListDecl, MoveStore, PieceDecl, PlayerDecl, Turn, TurnState, DRAW_SCORE, LOSS_SCORE, NEUTRAL, NOBODY, PIECE_TYPE_MASK,
     PLAYER_BASE, PLAYER_MASK, PLAYER_NUMBER_MASK, UNKNOWN_SCORE, WIN_SCORE,
 };
+
+/// The game layer's behaviour the machine's instructions call
+/// (`vm::GameHooks`), installed when the VM is assembled.
+pub fn hooks() -> crate::vm::GameHooks {
+    crate::vm::GameHooks { execute_move: |vm, xt| vm.execute_move_xt(xt), friend_or_enemy: generate::friend_or_enemy, friend_or_enemy_of: generate::friend_or_enemy_of }
+}

@@ -9,7 +9,7 @@
 
 use super::generate::generate;
 use crate::state::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
-use crate::state::{Engine, Events, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
+use crate::state::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::vm::{direct, word, StackFrame, Vm};
 
@@ -43,37 +43,6 @@ pub enum Outcome {
 }
 
 impl Vm {
-    /// Finds the game's events again when words were defined since.
-    #[inline]
-    pub fn refresh_events(&mut self) {
-        if self.game.events.stamp != self.dict.words.len() {
-            self.find_events();
-        }
-    }
-
-    #[cold]
-    fn find_events(&mut self) {
-        // The stdlib's default events count as not defined (kernel.rs).
-        let find = |name: &str| self.game_event(self.dict.find(name.as_bytes()));
-        let events = Events {
-            stamp: self.dict.words.len(),
-            new_game: find("OnNewGame"),
-            is_game_over: find("OnIsGameOver"),
-            evaluate: find("OnEvaluate"),
-            make_a_move: find("OnMakeAMove"),
-            next_turn: find("OnNextTurn"),
-            friends: find("OnFriends?"),
-            has_friends: false,
-        };
-        let events = Events { has_friends: events.friends.is_some(), ..events };
-        if events.has_friends != self.game.events.has_friends {
-            // Native code reads squares as `friend?` did until now.
-            self.jit_layout_changed();
-            self.game.board.layout += 1;
-        }
-        self.game.events = events;
-    }
-
     /// Runs script the host calls for the game (an event, `OnFriends?`)
     /// in a frame of its own, with `args` on its stack; answers its top
     /// cell when it declares `results` = 1. A depth other than `results`
@@ -378,51 +347,6 @@ impl Vm {
         self.game.snapshot_count += 1;
         self.game.search.keys.save();
         Ok(())
-    }
-
-    // ---- the memory budget (`--max-memory`) ---------------------------------
-
-    /// What the VM holds of what a script makes grow: its data space,
-    /// its code and the native code made for it, the saved boards, the
-    /// move lists and their edits. (The dictionary grows only with the
-    /// source read, so a file bounds it; UCT's tree is counted while it
-    /// grows, `search::uct`.) Past the budget, no more native code is made.
-    pub fn memory_used(&self) -> u64 {
-        let code = self.code.reserved_bytes() as u64;
-        self.mem.size() as u64 + code + self.jit.code_bytes + self.game.snapshots.capacity() as u64 + self.game.store.reserved_bytes() as u64
-    }
-
-    /// Room for an instruction that script compiles as it runs
-    /// (`COMPILE-LITERAL`, `COMPILE`), or the error: code read from a file
-    /// is bounded by the file, code compiled in a loop is not.
-    pub(crate) fn code_room(&self) -> VmResult<()> {
-        match self.code.growth_bytes() {
-            0 => Ok(()),
-            more => self.memory_room(more, "compiled code (COMPILE-LITERAL, COMPILE)"),
-        }
-    }
-
-    /// Room for `more` bytes of `what` within `--max-memory`, or the error.
-    pub(crate) fn memory_room(&self, more: usize, what: &'static str) -> VmResult<()> {
-        let bytes = self.memory_used().saturating_add(more as u64);
-        if bytes > self.config.max_memory {
-            return Err(self.out_of_memory(more, what));
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn out_of_memory(&self, more: usize, what: &'static str) -> crate::error::VmError {
-        ErrorKind::OutOfMemory { what, bytes: self.memory_used().saturating_add(more as u64), limit: self.config.max_memory }.into()
-    }
-
-    /// Room for an edit and a move in the move store, or the error.
-    #[inline]
-    pub(crate) fn store_room(&self) -> VmResult<()> {
-        if self.game.store.has_room() {
-            return Ok(());
-        }
-        self.memory_room(self.game.store.growth_bytes(), "move lists and their edits")
     }
 
     pub fn pop_board(&mut self) -> VmResult<()> {

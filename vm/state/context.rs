@@ -7,7 +7,7 @@
 //! Plain data over `Game`'s move store: may touch the state floor and the
 //! floor below; running move words is `game/generate.rs`'s.
 
-use super::moves::Action;
+use super::moves::{Action, NOT_PARTIAL};
 use super::Game;
 
 /// The state move words see.
@@ -58,6 +58,15 @@ impl Game {
     pub fn record(&mut self, a: Action) {
         self.store.record(a);
         self.gen.pending = true;
+    }
+
+    /// The move being built goes into the list; the next starts empty.
+    #[inline]
+    pub fn commit_move(&mut self, pass: bool) {
+        let g = &mut self.gen;
+        self.store.commit(g.move_type, g.partial, pass);
+        g.pending = false;
+        g.partial = NOT_PARTIAL;
     }
 
     /// Forgets the edits of a move not added.
