@@ -5,6 +5,13 @@
 //! `interp.rs`, the outer interpreter in `outer.rs`, the compiler in
 //! `compiler.rs`, the native words in `words.rs`; they are all `impl Vm` blocks over this
 //! state, so a host word can read the input, run code and compile.
+//!
+//! The machine floor (see `lib.rs`): may touch the game's plain state
+//! (`state/`) and the floor below, never the game layer or the engines.
+//! `Vm::bare` is the machine alone; `Vm::new` (`assemble.rs`) adds the
+//! game's words and installs `GameHooks`, through which instructions run
+//! the little game code they need. Also here: the memory budget every
+//! part answers to, and the game's events as found in the dictionary.
 
 use crate::code::{Code, OpInfo};
 use crate::dictionary::{Dictionary, Word, WordKind};

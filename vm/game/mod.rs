@@ -1,18 +1,20 @@
 //! The Axiom game layer (AXIOM.md): declarations, move generation, turns.
 //!
 //! Module map:
-//! - `buf`: the arrays of edits and moves native code appends to
-//! - `board`: the board layout (positions, names, direction links,
-//!   symmetries) and where the board lives in data space
 //! - `declare`: the declaration blocks (`{board … board}`, `{pieces`, …)
-//! - `moves`: moves as ordered action lists, the nested move lists, move
-//!   text in Zillions notation
-//! - `generate`: running move words: the generation context, the board
-//!   queries and the recorded edits (`verify`, `add-move`, …)
+//! - `generate`: running move words: the board queries and the recorded
+//!   edits (`verify`, `add-move`, …)
 //! - `play`: turns, applying moves, events, game over, the simple engines,
 //!   perft, and the words engines call
+//! - `kernel`: the native part of the original kernel vocabulary
 //! - `show`: the board as text for the CLI
 //! - `mailbox`: a native Othello, the speed reference for the benchmark
+//!
+//! The data these work on is plain state one floor down (`state/`: the
+//! board layout, the move store, the generation context, the turn state),
+//! where the inner interpreter and native code read it too; this layer
+//! is the behaviour that needs the `Vm` and registers the game words
+//! (`Vm::new` in `assemble.rs` calls each `register`).
 //!
 //! The board is plain data inside the VM's data space: the board variables
 //! and arrays a game declares, then one cell per position, all in one
@@ -22,7 +24,9 @@
 //!
 //! What the language core needs from it: while a move word runs, the move
 //! being built plays the role of HERE, so `COMPILE x` and
-//! `n COMPILE-LITERAL` append to the move instead of the dictionary.
+//! `n COMPILE-LITERAL` append to the move instead of the dictionary (the
+//! compiler does it, `compile_into_move` in `compiler.rs`); and the game code an
+//! instruction runs goes through `hooks` (`vm::GameHooks`).
 
 pub mod declare;
 pub mod generate;

@@ -4,9 +4,13 @@
 //! - `alphabeta`: the default engine (iterative deepening, alpha-beta and
 //!   principal-variation search, chance nodes)
 //! - `maxn`: the default engine when three or more contestants play
-//! - `tt`: the transposition table the default engine probes
-//! - `zobrist`: position keys (the table, the game history, repetitions)
-//! - `ordering`: move ordering (TT move, killers, history)
+//! - `zobrist`: the `Vm`'s position key (the table, the game history,
+//!   repetitions)
+//!
+//! The search's state (`Search`: limits, clock, reports) and its tables
+//! (the transposition table `tt`, the `Keys`, move `ordering`, UCT's
+//! tree) are plain data of `Game`, one floor below the machine
+//! (`state/search/`).
 //! - `uct`: `{UCT}`, Monte-Carlo tree search with random playouts
 //! - `script`: running a `{search-engine}` ForthScript word, and the words
 //!   it reports through (`$Yield`, `BestMove!`, `Score!`, …)
