@@ -196,7 +196,7 @@ fn imports(src: &str, module: &[String], known: &BTreeSet<String>, root: &BTreeM
         let mut here: Vec<String> = module.to_vec();
         here.extend(inline.iter().map(|_| "<inline>".to_string()));
         let mut rest = line.as_str();
-        while let Some(i) = rest.find(|c: char| c == 'c' || c == 's') {
+        while let Some(i) = rest.find(['c', 's']) {
             let s = &rest[i..];
             let boundary = i == 0 || !rest[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$');
             let (base, after) = if boundary && s.starts_with("crate::") {
@@ -312,7 +312,7 @@ fn the_scan_sees_what_climbs() {
     std::fs::write(dir.join("state/mod.rs"), "use crate::vm::Vm;\n").unwrap();
     std::fs::write(dir.join("vm.rs"), "use crate::state::Game;\n").unwrap();
     std::fs::write(dir.join("stray.rs"), "").unwrap();
-    let bad = violations(&dir, &lib);
+    let bad = violations(&dir, lib);
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(bad.len(), 3, "{bad:#?}");
     assert!(bad[0].contains("`stray` stands on no floor"));
