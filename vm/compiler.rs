@@ -15,6 +15,7 @@ use crate::dictionary::{Word, WordKind};
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::lexer::Pos;
 use crate::ops::{fuse, Addr, Op};
+use crate::state::Action;
 use crate::vm::{Definition, Vm};
 
 /// Straight-line colon words up to this many instructions are copied into
@@ -246,10 +247,21 @@ impl Vm {
         Ok(())
     }
 
+    /// While a move word runs, the move being built plays the role of
+    /// HERE: `COMPILE x` and `n COMPILE-LITERAL` append to the move. None
+    /// when no move is being built (the caller then compiles into the
+    /// current definition).
+    fn compile_into_move(&mut self, a: Action) -> Option<VmResult<()>> {
+        if !self.game.gen.active {
+            return None;
+        }
+        Some(self.store_room().map(|()| self.game.record(a)))
+    }
+
     /// `COMPILE x` / `POSTPONE x` at run time: append a reference to x to
     /// whatever is being built.
     pub fn compile_dynamic(&mut self, xt: u32) -> VmResult<()> {
-        if let Some(r) = crate::game::compile_into_move(self, crate::game::MoveAction::Call(xt)) {
+        if let Some(r) = self.compile_into_move(Action::Call(xt)) {
             return r;
         }
         if xt as usize >= self.dict.words.len() {
@@ -262,7 +274,7 @@ impl Vm {
 
     /// `n COMPILE-LITERAL`: append the literal to whatever is being built.
     pub fn compile_literal(&mut self, n: i32) -> VmResult<()> {
-        if let Some(r) = crate::game::compile_into_move(self, crate::game::MoveAction::Lit(n)) {
+        if let Some(r) = self.compile_into_move(Action::Lit(n)) {
             return r;
         }
         self.code_room()?;

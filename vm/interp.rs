@@ -13,8 +13,8 @@
 //! call frames to the error's trace, innermost first, then unwinds them.
 
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::game::generate::player_index;
-use crate::game::PLAYER_MASK;
+use crate::state::player_index;
+use crate::state::PLAYER_MASK;
 use crate::ops::{Addr, Op};
 use crate::vm::{DirectFn, Frame, HostRun, Stacks, Vm, HOST_RETURN};
 
@@ -307,7 +307,7 @@ impl Vm {
                     if self.game.events.friends.is_some() {
                         // OnFriends? is script: run it through the VM.
                         sync!();
-                        let result = crate::game::generate::friend_or_enemy(self, $enemy);
+                        let result = (self.hooks.friend_or_enemy)(self, $enemy);
                         reload!();
                         if let Err(e) = result {
                             return Err(self.error_at((ip - 1) as Addr, e));
@@ -492,9 +492,9 @@ impl Vm {
                         // move words: step without a call frame.
                         Some((Some(step), _)) => walk!(step),
                         Some((None, entry)) => call!(entry),
-                        None if xt >= crate::game::play::MOVE_XT_BASE => {
+                        None if xt >= crate::state::MOVE_XT_BASE => {
                             sync!();
-                            let result = self.execute_move_xt(xt);
+                            let result = (self.hooks.execute_move)(self, xt);
                             reload!();
                             if let Err(e) = result {
                                 return Err(self.error_at((ip - 1) as Addr, e));
@@ -944,7 +944,7 @@ impl Vm {
                 Op::GFrom => push!(self.game.gen.from),
                 Op::GPlayer => push!(self.game.gen.player),
                 Op::GStalemate => push!(flag!(self.game.store.count() == 0)),
-                Op::GPieceType => push!(self.game.gen.piece & crate::game::PIECE_TYPE_MASK),
+                Op::GPieceType => push!(self.game.gen.piece & crate::state::PIECE_TYPE_MASK),
                 Op::GBack => self.game.gen.here = self.game.gen.from,
                 Op::GEmpty => {
                     let c = cell!(self.game.gen.here);
@@ -993,7 +993,7 @@ impl Vm {
                     if self.game.events.friends.is_some() {
                         sync!();
                         self.host_ip = (ip - 1) as Addr;
-                        let result = crate::game::generate::friend_or_enemy_of(self, enemy);
+                        let result = (self.hooks.friend_or_enemy_of)(self, enemy);
                         reload!();
                         if let Err(e) = result {
                             return Err(self.error_at((ip - 1) as Addr, e));
@@ -1007,7 +1007,7 @@ impl Vm {
                 }
                 Op::GPieceValue => {
                     need!(1);
-                    tos = crate::game::generate::piece_value(&self.game, tos);
+                    tos = crate::state::piece_value(&self.game, tos);
                 }
                 Op::GVerify => {
                     need!(1);

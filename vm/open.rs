@@ -20,7 +20,7 @@
 //! layer the same way `{board-setup` does.
 
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::game::declare::SetupLine;
+use crate::state::decl::SetupLine;
 use crate::lexer::Pos;
 use crate::vm::Vm;
 use crate::zrf::{Name, Span, Variant, Zrf};

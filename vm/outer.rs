@@ -9,6 +9,7 @@ use crate::error::{ErrorKind, VmError, VmResult};
 use crate::lexer::{self, Pos, SourceFile};
 use crate::memory::{BASE_ADDR, STATE_ADDR};
 use crate::ops::Op;
+use crate::state::search::ENGINE_GRACE;
 use crate::vm::{Input, Vm};
 use std::path::{Path, PathBuf};
 
@@ -354,9 +355,6 @@ fn resolve_load(dir: &Path, name: &str) -> Option<PathBuf> {
 /// Steps between two looks at the interrupt flag: a few milliseconds.
 const STEP_SLICE: u64 = 1 << 20;
 
-/// How long past its time per move a script engine that does not give
-/// way runs before it is stopped.
-pub(crate) const ENGINE_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// `{board`, `{players`, `{moves` …: a declaration block's first word,
 /// which never belongs inside a colon definition (`:` is caught by `:`).

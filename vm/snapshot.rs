@@ -15,7 +15,7 @@
 //! drawn from the random streams (a game whose loading did is loaded
 //! afresh for every game: `restore` says no).
 
-use crate::game::Game;
+use crate::state::Game;
 use crate::memory;
 use crate::vm::Vm;
 
@@ -108,16 +108,15 @@ impl Vm {
 
 impl Game {
     /// Back to `loaded`, keeping what was built from the code and the
-    /// layout (the board's tables, which native code may have built in;
-    /// the generator's plans) and the search's allocations.
+    /// layout (the board's tables, which native code may have built in)
+    /// and the search's allocations. The generator's plans are the JIT's
+    /// (`jit/plan.rs`), which a restore leaves alone.
     fn restore(&mut self, loaded: &Game) {
         let board = std::mem::take(&mut self.board);
         let mut search = std::mem::take(&mut self.search);
-        let plans = self.gen.take_plans();
         self.clone_from(loaded);
         self.board = board;
         search.forget_games(&loaded.search);
         self.search = search;
-        self.gen.keep_plans(plans);
     }
 }

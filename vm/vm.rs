@@ -5,6 +5,13 @@
 //! `interp.rs`, the outer interpreter in `outer.rs`, the compiler in
 //! `compiler.rs`, the native words in `words.rs`; they are all `impl Vm` blocks over this
 //! state, so a host word can read the input, run code and compile.
+//!
+//! The machine floor (see `lib.rs`): may touch the game's plain state
+//! (`state/`) and the floor below, never the game layer or the engines.
+//! `Vm::bare` is the machine alone; `Vm::new` (`assemble.rs`) adds the
+//! game's words and installs `GameHooks`, through which instructions run
+//! the little game code they need. Also here: the memory budget every
+//! part answers to, and the game's events as found in the dictionary.
 
 use crate::code::{Code, OpInfo};
 use crate::dictionary::{Dictionary, Word, WordKind};
@@ -12,6 +19,8 @@ use crate::error::{ErrorKind, VmError, VmResult};
 use crate::lexer::{Location, Pos, SourceFile};
 use crate::memory::Memory;
 use crate::ops::{Addr, Op, PRIMITIVES};
+use crate::state::Events;
+pub(crate) use crate::state::context::read_alone;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256StarStar;
 use std::io::Write;
@@ -121,7 +130,7 @@ pub enum HostRun {
     Vm(HostFn),
     /// A direct word, with its number of arguments (at most 2) and results
     /// (at most 1).
-    Direct { f: DirectFn, ins: u8, outs: u8, records: Option<crate::game::generate::Recorded> },
+    Direct { f: DirectFn, ins: u8, outs: u8, records: Option<crate::state::Recorded> },
 }
 
 /// A native word: Rust code with access to the whole VM.
@@ -131,17 +140,6 @@ pub struct HostWord {
     pub effect: &'static str,
     pub immediate: bool,
     pub compile_only: bool,
-}
-
-/// Reads `x` with a load of its own. For fields stored one by one just
-/// before (native code's registers, the generation context): the compiler
-/// would otherwise read neighbouring fields with one wide load, which
-/// cannot take its value from the narrow stores still in flight and waits
-/// for them to retire, a stall of a dozen cycles or more each time.
-#[inline(always)]
-pub(crate) fn read_alone<T: Copy>(x: &T) -> T {
-    // SAFETY: a reference is valid for reads.
-    unsafe { std::ptr::read_volatile(x) }
 }
 
 /// A native word that runs as it is: the common kind.
@@ -158,7 +156,7 @@ pub fn direct(name: &'static str, effect: &'static str, f: DirectFn) -> HostWord
 impl HostWord {
     /// A direct word that, while moves are generated, only records `what`
     /// (native code then runs it through `Vm::record_fast`).
-    pub fn recording(mut self, what: crate::game::generate::Recorded) -> HostWord {
+    pub fn recording(mut self, what: crate::state::Recorded) -> HostWord {
         if let HostRun::Direct { records, .. } = &mut self.run {
             *records = Some(what);
         }
@@ -329,11 +327,40 @@ pub struct Vm {
     rng: [Xoshiro256StarStar; 2],
     pub(crate) timers: Vec<std::time::Instant>,
     /// The Axiom game layer's state (the board itself is in `mem`).
-    pub game: Box<crate::game::Game>,
+    pub game: Box<crate::state::Game>,
     /// What the tolerances of AXIOM.md §8 let pass, once per place.
     pub(crate) warnings: crate::error::Warnings,
     /// Native code for hot definitions (`jit/`).
     pub(crate) jit: crate::jit::Jit,
+    /// The game layer's behaviour the inner loop and native code call.
+    pub(crate) hooks: GameHooks,
+}
+
+/// What the machine calls in the game layer above it: game code that an
+/// instruction runs (playing a move, asking `OnFriends?`). The machine
+/// may not name the game layer (see the floors in `lib.rs`), so the game
+/// layer installs these when the VM is assembled (`Vm::new`). All are off
+/// the hot paths: a move's token is rarely EXECUTEd, and `OnFriends?` is
+/// script anyway.
+#[derive(Clone, Copy)]
+pub struct GameHooks {
+    /// `EXECUTE` of a move's token (`.moveCFA`): plays the move.
+    pub execute_move: fn(&mut Vm, i32) -> VmResult<()>,
+    /// `friend?` (false) or `enemy?` (true) at `here` when the game
+    /// defines `OnFriends?`: ( -- ? ).
+    pub friend_or_enemy: fn(&mut Vm, bool) -> VmResult<()>,
+    /// `friend-of?` / `enemy-of?` likewise: ( pos player -- ? ).
+    pub friend_or_enemy_of: fn(&mut Vm, bool) -> VmResult<()>,
+}
+
+impl Default for GameHooks {
+    /// A bare VM's (`Vm::bare`): no game layer to call.
+    fn default() -> GameHooks {
+        fn none(_: &mut Vm) -> VmResult<()> {
+            Err(ErrorKind::Game("no game layer in this VM (`Vm::bare`)".into()).into())
+        }
+        GameHooks { execute_move: |vm, _| none(vm), friend_or_enemy: |vm, _| none(vm), friend_or_enemy_of: |vm, _| none(vm) }
+    }
 }
 
 /// The three stacks in one allocation, so the inner loop reaches all of
@@ -359,9 +386,11 @@ impl Stacks {
 }
 
 impl Vm {
-    /// A VM with the primitives, native words and the ForthScript standard
-    /// library loaded. Output goes to stdout.
-    pub fn new(config: Config) -> VmResult<Vm> {
+    /// The machine alone: the primitives and the language core's native
+    /// words, no game words and no standard library. `Vm::new`
+    /// (`assemble.rs`) builds the VM every caller wants on it; the machine
+    /// floor cannot, since the game layer's words sit above it.
+    pub fn bare(config: Config) -> Vm {
         let config = config.clamped();
         let seed = config.seed.unwrap_or_else(clock_seed);
         let mut vm = Vm {
@@ -401,6 +430,7 @@ impl Vm {
             game: Box::default(),
             warnings: Default::default(),
             jit: crate::jit::Jit::new(config.jit),
+            hooks: GameHooks::default(),
             config,
         };
         for p in PRIMITIVES {
@@ -408,13 +438,7 @@ impl Vm {
             vm.dict.word_mut(xt).compile_only = p.compile_only;
         }
         crate::words::register(&mut vm);
-        crate::game::register(&mut vm);
-        vm.interpret_text("stdlib/core.4th", crate::STDLIB_CORE.as_bytes())?;
-        vm.interpret_text("stdlib/axiom.4th", crate::STDLIB_AXIOM.as_bytes())?;
-        vm.interpret_text("stdlib/kernel.4th", crate::STDLIB_KERNEL.as_bytes())?;
-        vm.record_default_events();
-        vm.game.kernel.fence = vm.dict.words.len() as u32;
-        Ok(vm)
+        vm
     }
 
     /// Sends output to an in-memory buffer (read it with `take_output`).
@@ -757,4 +781,102 @@ fn warning_text(e: &VmError, consequence: &str) -> String {
     let text = e.to_string();
     let text = text.strip_prefix("error").map_or(text.clone(), |rest| format!("warning{rest}"));
     format!("{text}\n  = {consequence} (--strict makes this an error)")
+}
+
+/// What the machine keeps of the game layer's bookkeeping: the memory
+/// budget every part of the VM answers to, the events the game defines
+/// (native code and the inner loop read `OnFriends?`), and the tolerance
+/// of a position off the board. Machine-level: they read the plain state
+/// (`state/`) and the dictionary, and run no game code.
+impl Vm {
+    /// Finds the game's events again when words were defined since.
+    #[inline]
+    pub fn refresh_events(&mut self) {
+        if self.game.events.stamp != self.dict.words.len() {
+            self.find_events();
+        }
+    }
+
+    #[cold]
+    fn find_events(&mut self) {
+        // The stdlib's default events count as not defined (kernel.rs).
+        let find = |name: &str| self.game_event(self.dict.find(name.as_bytes()));
+        let events = Events {
+            stamp: self.dict.words.len(),
+            new_game: find("OnNewGame"),
+            is_game_over: find("OnIsGameOver"),
+            evaluate: find("OnEvaluate"),
+            make_a_move: find("OnMakeAMove"),
+            next_turn: find("OnNextTurn"),
+            friends: find("OnFriends?"),
+            has_friends: false,
+        };
+        let events = Events { has_friends: events.friends.is_some(), ..events };
+        if events.has_friends != self.game.events.has_friends {
+            // Native code reads squares as `friend?` did until now.
+            self.jit_layout_changed();
+            self.game.board.layout += 1;
+        }
+        self.game.events = events;
+    }
+
+    /// `xt` unless it is one of the stdlib's default events.
+    pub(crate) fn game_event(&self, xt: Option<u32>) -> Option<u32> {
+        xt.filter(|x| !self.game.kernel.default_events.contains(x))
+    }
+
+    /// A position for `to` and `home`: off the board is an error, or
+    /// (tolerant) taken as it is: queries there read empty squares.
+    pub(crate) fn position_arg(&mut self, pos: i32) -> VmResult<i32> {
+        if !self.game.board.valid(pos) {
+            let kind = self.game.board.no_such_position(pos);
+            self.tolerate(kind, "queries there read empty squares, as in the original Axiom")?;
+        }
+        Ok(pos)
+    }
+
+    // ---- the memory budget (`--max-memory`) ---------------------------------
+
+    /// What the VM holds of what a script makes grow: its data space,
+    /// its code and the native code made for it, the saved boards, the
+    /// move lists and their edits. (The dictionary grows only with the
+    /// source read, so a file bounds it; UCT's tree is counted while it
+    /// grows, `search::uct`.) Past the budget, no more native code is made.
+    pub fn memory_used(&self) -> u64 {
+        let code = self.code.reserved_bytes() as u64;
+        self.mem.size() as u64 + code + self.jit.code_bytes + self.game.snapshots.capacity() as u64 + self.game.store.reserved_bytes() as u64
+    }
+
+    /// Room for an instruction that script compiles as it runs
+    /// (`COMPILE-LITERAL`, `COMPILE`), or the error: code read from a file
+    /// is bounded by the file, code compiled in a loop is not.
+    pub(crate) fn code_room(&self) -> VmResult<()> {
+        match self.code.growth_bytes() {
+            0 => Ok(()),
+            more => self.memory_room(more, "compiled code (COMPILE-LITERAL, COMPILE)"),
+        }
+    }
+
+    /// Room for `more` bytes of `what` within `--max-memory`, or the error.
+    pub(crate) fn memory_room(&self, more: usize, what: &'static str) -> VmResult<()> {
+        let bytes = self.memory_used().saturating_add(more as u64);
+        if bytes > self.config.max_memory {
+            return Err(self.out_of_memory(more, what));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    pub(crate) fn out_of_memory(&self, more: usize, what: &'static str) -> VmError {
+        ErrorKind::OutOfMemory { what, bytes: self.memory_used().saturating_add(more as u64), limit: self.config.max_memory }.into()
+    }
+
+    /// Room for an edit and a move in the move store, or the error.
+    #[inline]
+    pub(crate) fn store_room(&self) -> VmResult<()> {
+        if self.game.store.has_room() {
+            return Ok(());
+        }
+        self.memory_room(self.game.store.growth_bytes(), "move lists and their edits")
+    }
 }

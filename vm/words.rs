@@ -9,7 +9,7 @@ use crate::dictionary::WordKind;
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::memory::{BASE_ADDR, STATE_ADDR};
 use crate::ops::Op;
-use crate::game::generate::Recorded;
+use crate::state::Recorded;
 use crate::vm::{direct, word, Control, HostRun, HostWord, Vm};
 
 

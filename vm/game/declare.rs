@@ -7,47 +7,15 @@
 //! uses (positions, directions, players, pieces, move types). A variant
 //! file may declare `{players` and `{turn-order` again: the latest wins.
 
-use super::{Engine, MoveListDecl, PieceDecl, PlayerDecl, Turn, NEUTRAL, PLAYER_BASE};
+use crate::state::decl::SetupLine;
+use crate::state::{Engine, MoveListDecl, PieceDecl, PlayerDecl, Turn, NEUTRAL, PLAYER_BASE};
 use crate::dictionary::WordKind;
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::ops::Op;
 use crate::vm::{word, Vm};
 
-/// Declaration blocks that are open, with what they have collected.
-#[derive(Clone, Default)]
-pub struct OpenBlocks {
-    board: bool,
-    directions: bool,
-    symmetries_depth: Option<u32>,
-    players: Option<Vec<PlayerDecl>>,
-    turns: Option<(Vec<Turn>, Option<usize>)>,
-    moves: Option<MoveListDecl>,
-    priorities: Option<Vec<i32>>,
-    pieces: bool,
-    setup: Option<Vec<SetupLine>>,
-    /// The parts of the board region that are the board's own: its
-    /// variables and arrays and its cells, (address, bytes). A new game
-    /// zeroes them, as the original's `$NewGame` erased the board; other
-    /// data allotted inside `{board … board}` keeps its load-time value.
-    pub board_parts: Vec<(i32, i32)>,
-    /// The blocks open now, outermost first, and where each opened.
-    open: Vec<(&'static str, crate::lexer::Pos)>,
-}
-
-/// One `{setup} Player Piece pos…` line, kept as the names it gave. The
-/// original recorded the names and resolved them when a game starts, so a
-/// variant may `IS` a `DEFER`red piece word after LOADing the base game.
-#[derive(Clone, Debug)]
-pub struct SetupLine {
-    pub player: String,
-    pub piece: String,
-    pub positions: Vec<String>,
-    /// Where the line is, for errors.
-    pub at: crate::lexer::Pos,
-}
-
 /// " (did you mean `ne`?)" among the board's directions, or nothing.
-fn direction_hint(board: &super::Board, name: &str) -> String {
+fn direction_hint(board: &crate::state::Board, name: &str) -> String {
     crate::suggest::did_you_mean(name, board.directions.iter().map(String::as_str)).map_or(String::new(), |h| format!(" ({h})"))
 }
 
@@ -147,7 +115,7 @@ impl Vm {
 
     fn player_value(&mut self, after: &str) -> VmResult<i32> {
         let v = self.read_value(after)?;
-        if v & !super::PLAYER_MASK != 0 || v == 0 {
+        if v & !crate::state::PLAYER_MASK != 0 || v == 0 {
             return Err(err(format!("`{after}` needs a player name, got the value {v}")));
         }
         Ok(v)
@@ -616,7 +584,7 @@ pub fn register(vm: &mut Vm) {
         word("move-priorities}", "( -- )", |vm| {
             vm.close_block("{move-priorities");
             let list = vm.game.decl.priorities.take().ok_or_else(|| err("`move-priorities}` without `{move-priorities`"))?;
-            vm.game.priorities = super::moves::Priorities::new(list);
+            vm.game.priorities = crate::state::moves::Priorities::new(list);
             Ok(())
         }),
         // ---- pieces ----
@@ -641,7 +609,7 @@ pub fn register(vm: &mut Vm) {
                     vm.game.pieces.len() as i32
                 }
             };
-            if t > super::PIECE_TYPE_MASK {
+            if t > crate::state::PIECE_TYPE_MASK {
                 return Err(err("more than 1023 piece types"));
             }
             // The block's later items apply to the piece just named.
@@ -719,7 +687,7 @@ fn symmetry(vm: &mut Vm, both: bool) -> VmResult<()> {
     vm.push(player)?;
     let d1 = read_direction(vm, word)?;
     let d2 = read_direction(vm, word)?;
-    let p = super::generate::player_index(player);
+    let p = crate::state::player_index(player);
     vm.change_layout(word)?;
     vm.game.board.set_symmetry(p, d1, d2);
     if both {
@@ -747,7 +715,7 @@ impl Vm {
         for line in self.game.setup.clone() {
             let r = (|| -> VmResult<()> {
                 let player = self.value_of(line.player.as_bytes())?;
-                if player & !super::PLAYER_MASK != 0 || player == 0 {
+                if player & !crate::state::PLAYER_MASK != 0 || player == 0 {
                     return Err(err(format!("`{}` is not a player (its value is {player})", line.player)));
                 }
                 let piece = self.value_of(line.piece.as_bytes())?;

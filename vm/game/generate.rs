@@ -1,216 +1,23 @@
 //! Move generation (AXIOM.md §3): running the move words of the player to
 //! move, the board queries they ask and the edits they record.
 //!
-//! Owns the generation `Context` (`from`, `here`, the current piece and
-//! player, the move being built) and `generate`, which fills one new move
-//! list. Queries read the board in data space and never change it; edits
+//! Owns `generate`, which fills one new move list: it runs the plan's move
+//! words (`jit/plan.rs`) in the generation context (`from`, `here`, the
+//! current piece and player, the move being built: `state/context.rs`). Queries read the board in data space and never change it; edits
 //! are recorded into the move being built. Outside move generation (in
 //! `OnNewGame`, or in words a move runs when it is played) an edit is
 //! applied to the board at once.
 
-use super::moves::{Action, NOT_PARTIAL};
-use super::{Game, NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::error::{ErrorKind, VmError, VmResult};
-use crate::jit::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords, PlanLoop};
-use crate::vm::{direct, read_alone, word, Vm};
+use crate::jit::{guard_checks, Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords, Plan, PlanKey, PlanLoop, Plans, KEPT_PLANS};
+use crate::state::moves::{Action, NOT_PARTIAL};
+use crate::state::{NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
+use crate::vm::{direct, word, Vm};
 
-/// The state move words see.
-#[derive(Clone, Default)]
-pub struct Context {
-    /// A move word is running: edits are recorded, not applied.
-    pub active: bool,
-    pub from: i32,
-    pub here: i32,
-    /// The piece being moved or dropped: type | owner.
-    pub piece: i32,
-    /// `current-player`: whose moves are generated (outside generation: the
-    /// player to move).
-    pub player: i32,
-    /// The player whose pieces move (`{for-player}`), usually `player`.
-    pub for_player: i32,
-    /// Only moves of this type (0: all).
-    pub of_type: i32,
-    /// The move type of the move word running.
-    pub move_type: i32,
-    pub partial: i32,
-    /// The move being built has edits (those from `MoveStore::build` on; read by the
-    /// native generator loop, which leaves clearing them to the generator).
-    pub pending: bool,
-    pub pass_added: bool,
-    /// Plans of finished generations, kept for the next (see `Plan`).
-    plans: Plans,
-}
-
-/// The plans generations keep for the next: emptied ones (`spare`), and
-/// made ones to use again as they are (`kept`, each with its key beside
-/// it: the search reads no plan). A clone of a context has none: plans
-/// are made again as generations need them.
-#[derive(Default)]
-pub struct Plans {
-    spare: Vec<Plan>,
-    kept: Vec<(PlanKey, std::rc::Rc<Plan>)>,
-}
-
-impl Clone for Plans {
-    fn clone(&self) -> Plans {
-        Plans::default()
-    }
-}
-
-impl Context {
-    /// The plans made so far: what a VM put back for another game keeps
-    /// (they depend on the code and the declarations, which a game does
-    /// not change; `PlanKey` says when they no longer apply).
-    pub fn take_plans(&mut self) -> Plans {
-        std::mem::take(&mut self.plans)
-    }
-
-    pub fn keep_plans(&mut self, plans: Plans) {
-        self.plans = plans;
-    }
-}
-
-/// The move words a generation runs, by piece type: its own buffers (a
-/// nested generation has others), which native code reads while move
-/// words run.
-#[derive(Default)]
-struct Plan {
-    words: Vec<MoveWordCode>,
-    /// By piece type (index 0 unused), its move words and its drop words
-    /// in `words`.
-    moves: Vec<[u32; 2]>,
-    drops: Vec<[u32; 2]>,
-    /// What the plan was made from (`None`: a plan emptied for reuse).
-    key: Option<PlanKey>,
-    /// Some word's guard is checked beyond what a drop sweep's scan
-    /// checks (`MoveWords::prepare_guards`): as `checks` say, stepping
-    /// along directions up to `max_dir`.
-    guards: bool,
-    checks: [Vec<GuardCheck>; 2],
-    max_dir: Option<u32>,
-    /// Its own generator loop, once it has run often.
-    own_loop: PlanLoop,
-    /// Its sweeps, in the order `run_plan` runs them: the scan of the
-    /// board (`None`), if a piece type has move words, then the drops of
-    /// each type that has drop words (their span in `words`, the type).
-    /// Each run builds its `Drive` in place, field by field: a copy of a
-    /// made one (a call of `memcpy`, for its size) would leave the fields
-    /// set after it waiting for the copy's stores to retire.
-    sweeps: Vec<Option<([u32; 2], i32)>>,
-}
-
-/// What a plan depends on: the pieces and move lists declared, the code
-/// compiled (a word redefined moves both), the native code made, and the
-/// generation's filters.
-#[derive(Clone, Copy, PartialEq)]
-struct PlanKey {
-    words: usize,
-    code: u32,
-    /// `Jit::epoch`: native code thrown away since is not to be run.
-    jit_epoch: u32,
-    /// `Jit::compiled`: a word made native since is to be run so.
-    natives: u32,
-    pieces: usize,
-    lists: usize,
-    of_type: i32,
-    types: usize,
-}
-
-/// Plans kept for the next generations (a search generates with
-/// a few filters at most).
-const KEPT_PLANS: usize = 8;
-
-/// What a nested generation must put back.
-struct Saved {
-    active: bool,
-    from: i32,
-    here: i32,
-    piece: i32,
-    player: i32,
-    for_player: i32,
-    of_type: i32,
-    move_type: i32,
-    partial: i32,
-    /// The edits of the move the outer generation was building, in the
-    /// store's edits.
-    building: std::ops::Range<usize>,
-    pending: bool,
-    pass_added: bool,
-}
-
-impl Game {
-    /// An edit of the move being built.
-    pub fn record(&mut self, a: Action) {
-        self.store.record(a);
-        self.gen.pending = true;
-    }
-
-    /// Forgets the edits of a move not added.
-    pub fn clear_actions(&mut self) {
-        self.store.forget_building();
-        self.gen.pending = false;
-    }
-
-    /// Saves what a generation nested in this one changes, and starts it.
-    fn save_generation(&mut self) -> Saved {
-        let building = self.store.build.min(self.store.actions.len())..self.store.actions.len();
-        self.store.build = self.store.actions.len();
-        self.gen.save(building)
-    }
-
-    /// Puts back what `save_generation` saved. The nested generation's
-    /// list stays (its caller frees it): the move the outer one was
-    /// building goes on after it, its edits copied there.
-    fn restore_generation(&mut self, s: Saved) {
-        let store = &mut self.store;
-        let at = store.actions.len();
-        if !s.building.is_empty() && s.building.end <= at {
-            store.actions.extend_from_within(s.building.clone());
-        }
-        store.build = at;
-        self.gen.restore(s);
-    }
-}
-
-impl Context {
-    fn save(&mut self, building: std::ops::Range<usize>) -> Saved {
-        // The fields were stored one by one (the turn entered, the last
-        // attempt set up).
-        Saved {
-            active: read_alone(&self.active),
-            from: read_alone(&self.from),
-            here: read_alone(&self.here),
-            piece: read_alone(&self.piece),
-            player: read_alone(&self.player),
-            for_player: read_alone(&self.for_player),
-            of_type: read_alone(&self.of_type),
-            move_type: read_alone(&self.move_type),
-            partial: read_alone(&self.partial),
-            building,
-            pending: std::mem::replace(&mut self.pending, false),
-            pass_added: read_alone(&self.pass_added),
-        }
-    }
-
-    fn restore(&mut self, s: Saved) {
-        self.active = s.active;
-        self.from = s.from;
-        self.here = s.here;
-        self.piece = s.piece;
-        self.player = s.player;
-        self.for_player = s.for_player;
-        self.of_type = s.of_type;
-        self.move_type = s.move_type;
-        self.partial = s.partial;
-        self.pending = s.pending;
-        self.pass_added = s.pass_added;
-    }
-}
-
-#[inline]
-pub fn player_index(player: i32) -> usize {
-    (((player & super::PLAYER_NUMBER_MASK) >> 11) - 1).max(0) as usize
-}
+// The generation context and the recorded edits are plain data
+// (`state/context.rs`); these names keep the paths above working.
+pub use crate::state::context::{Context, Recorded};
+pub use crate::state::{piece_value, player_index};
 
 /// Pushes a new move list with the moves of `player`, moving the pieces of
 /// `for_player`, restricted to `of_type` (0: all), and makes it current.
@@ -271,7 +78,7 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
     };
     // A kept plan is shared, not moved: a nested generation may keep
     // others meanwhile.
-    if let Some(plan) = vm.game.gen.plans.kept.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()) {
+    if let Some(plan) = vm.jit.plans.kept.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()) {
         if plan.guards {
             plan.own_loop.note_use(vm, &plan.words, [&plan.moves, &plan.drops], &plan.checks);
         }
@@ -279,7 +86,7 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
     }
     let plan = make_plan(vm, key);
     let result = run_batch(vm, &plan);
-    keep_plan(&mut vm.game.gen, plan);
+    keep_plan(&mut vm.jit.plans, plan);
     result
 }
 
@@ -296,8 +103,8 @@ fn run_batch(vm: &mut Vm, plan: &Plan) -> VmResult<()> {
 /// `interpret_move_word`, so a word never tried, such as the moves of a
 /// piece not on the board yet, is never compiled.)
 fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
+    let mut plan = vm.jit.plans.spare.pop().unwrap_or_default();
     let g = &mut vm.game;
-    let mut plan = g.gen.plans.spare.pop().unwrap_or_default();
     plan.moves.push([0, 0]);
     plan.drops.push([0, 0]);
     for piece in &g.pieces[..key.types] {
@@ -348,11 +155,11 @@ fn scan_covers(plan: &Plan, i: usize) -> bool {
 /// Keeps a plan as it is, in place of any made from other code, pieces
 /// or native code (never to be found again), or from the same things and
 /// filter; and the buffers of a plan not kept.
-fn keep_plan(g: &mut Context, mut plan: Plan) {
+fn keep_plan(plans: &mut Plans, mut plan: Plan) {
     if let Some(key) = plan.key {
-        g.plans.kept.retain(|(k, _)| *k != key && PlanKey { of_type: k.of_type, ..key } == *k);
-        if g.plans.kept.len() < KEPT_PLANS {
-            g.plans.kept.push((key, std::rc::Rc::new(plan)));
+        plans.kept.retain(|(k, _)| *k != key && PlanKey { of_type: k.of_type, ..key } == *k);
+        if plans.kept.len() < KEPT_PLANS {
+            plans.kept.push((key, std::rc::Rc::new(plan)));
             return;
         }
     }
@@ -365,7 +172,7 @@ fn keep_plan(g: &mut Context, mut plan: Plan) {
     plan.max_dir = None;
     plan.own_loop = PlanLoop::default();
     plan.sweeps.clear();
-    g.plans.spare.push(plan);
+    plans.spare.push(plan);
 }
 
 /// Runs the sweeps of `plan`: the moves of the pieces on the board, read
@@ -535,94 +342,7 @@ fn move_word_failed(vm: &mut Vm, mut e: VmError, tolerant: bool, xt: u32, pos: i
     Ok(())
 }
 
-/// The direct words whose whole work during move generation is to record
-/// an edit of the move being built (or to add the move): native code
-/// runs them through one lean helper (`Vm::record_fast`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Recorded {
-    /// `drop`, `create`: the current piece at `here`.
-    PlaceCurrent,
-    Move,
-    Capture,
-    CaptureAt,
-    ChangeType,
-    ChangeTypeAt,
-    ChangeOwner,
-    ChangeOwnerAt,
-    AddMove,
-    /// `COMPILE-LITERAL`: a literal for the words the move runs.
-    Lit,
-    /// `COMPILE name`: a word the move runs.
-    Call,
-}
-
-impl Recorded {
-    /// Added to an edit's code: the move is added right after the edit
-    /// (an edit followed by `add-move`, in one call).
-    pub const THEN_ADD: i32 = 0x100;
-
-    /// As native code passes it.
-    pub fn code(self) -> i32 {
-        self as i32
-    }
-
-    /// The word a code names, and whether the move is added after it.
-    #[inline(always)]
-    pub fn from_code(code: i32) -> Option<(Recorded, bool)> {
-        use Recorded::*;
-        let then_add = code & Self::THEN_ADD != 0;
-        // In declaration order: a code is its index.
-        const ALL: [Recorded; 11] = [PlaceCurrent, Move, Capture, CaptureAt, ChangeType, ChangeTypeAt, ChangeOwner, ChangeOwnerAt, AddMove, Lit, Call];
-        debug_assert!(ALL.iter().enumerate().all(|(i, r)| r.code() == i as i32));
-        let what = *ALL.get(usize::try_from(code & !Self::THEN_ADD).ok()?)?;
-        (!(then_add && what == AddMove)).then_some((what, then_add))
-    }
-}
-
 impl Vm {
-    /// What word `what` does while moves are generated, when that is all
-    /// it has to do: its edit recorded (arguments `a`, `b` as the word
-    /// takes them), or the move added. `false`, having done nothing,
-    /// when no generation is running or a position is off the board: the
-    /// word itself then does what there is to do.
-    ///
-    /// With `then_add`, the move is added after the edit, as `add-move`
-    /// right after the word would (a move of this one edit goes into the
-    /// list directly).
-    #[inline(always)]
-    pub fn record_fast(&mut self, what: Recorded, a: i32, b: i32, then_add: bool) -> bool {
-        if !self.game.gen.active || self.store_room().is_err() {
-            return false;
-        }
-        let g = &mut self.game.gen;
-        let action = match what {
-            Recorded::PlaceCurrent => Action::Place { pos: g.here, content: g.piece },
-            Recorded::Move => Action::Move { from: a, to: b },
-            Recorded::Capture => Action::Capture(g.here),
-            Recorded::CaptureAt => Action::Capture(a),
-            Recorded::ChangeType => Action::ChangeType { pos: g.here, piece_type: a },
-            Recorded::ChangeTypeAt => Action::ChangeType { pos: b, piece_type: a },
-            Recorded::ChangeOwner => Action::ChangeOwner { pos: g.here, player: a },
-            Recorded::ChangeOwnerAt => Action::ChangeOwner { pos: b, player: a },
-            Recorded::AddMove => {
-                commit_move(&mut self.game, false);
-                return true;
-            }
-            Recorded::Lit => Action::Lit(a),
-            Recorded::Call => Action::Call(a as u32),
-        };
-        if let Some([p, q]) = action.positions() {
-            if !(self.game.board.valid(p) && self.game.board.valid(q)) {
-                return false;
-            }
-        }
-        self.game.record(action);
-        if then_add {
-            commit_move(&mut self.game, false);
-        }
-        true
-    }
-
     /// Is the directive variable with this name ON?
     pub fn directive(&self, name: &str) -> bool {
         match self.dict.find(name.as_bytes()).and_then(|xt| self.dict.word(xt).body()) {
@@ -684,15 +404,7 @@ impl Vm {
         Ok(0)
     }
 
-    /// A position for `to` and `home`: off the board is an error, or
-    /// (tolerant) taken as it is: queries there read empty squares.
-    pub(crate) fn position_arg(&mut self, pos: i32) -> VmResult<i32> {
-        if !self.game.board.valid(pos) {
-            let kind = self.game.board.no_such_position(pos);
-            self.tolerate(kind, "queries there read empty squares, as in the original Axiom")?;
-        }
-        Ok(pos)
-    }
+
 }
 
 fn flag(b: bool) -> i32 {
@@ -836,17 +548,8 @@ fn add_move(vm: &mut Vm, word: &str, pass: bool) -> VmResult<()> {
         return Err(game_error(format!("`{word}` outside move generation (only move words may use it)")));
     }
     vm.store_room()?;
-    commit_move(&mut vm.game, pass);
+    vm.game.commit_move(pass);
     Ok(())
-}
-
-/// The move being built goes into the list; the next starts empty.
-#[inline]
-fn commit_move(game: &mut Game, pass: bool) {
-    let g = &mut game.gen;
-    game.store.commit(g.move_type, g.partial, pass);
-    g.pending = false;
-    g.partial = NOT_PARTIAL;
 }
 
 /// `drop` / `create`: the current piece at `here`.
@@ -879,9 +582,4 @@ pub fn friend_or_enemy_of(vm: &mut Vm, enemy: bool) -> VmResult<()> {
     let pos = vm.pop()?;
     let yes = if enemy { vm.is_enemy_at(pos, player)? } else { vm.is_friend_at(pos, player)? };
     vm.push(flag(yes))
-}
-
-pub fn piece_value(game: &Game, piece: i32) -> i32 {
-    let t = piece & PIECE_TYPE_MASK;
-    game.pieces.get((t - 1).max(0) as usize).filter(|_| t > 0).map_or(0, |p| p.value)
 }

@@ -15,24 +15,8 @@ use crate::error::{ErrorKind, VmResult};
 use crate::ops::Op;
 use crate::vm::{word, HostWord, Vm};
 
-/// Kernel state the rest of the game layer does not need.
-#[derive(Clone, Default)]
-pub struct KernelState {
-    /// The text `^string` and `^number` built (the original inserted it
-    /// into the status line; axforth keeps it for `game_over_message`).
-    pub status_text: String,
-    /// The xts of the default events `stdlib/kernel.4th` defines: the
-    /// game layer treats finding one of these as "the game defines no
-    /// such event", so the defaults change no game's behaviour or speed.
-    pub default_events: Vec<u32>,
-    /// The mirror cells (one per mirrored variable).
-    pub mirrors: u32,
-    /// The player the running search is for (`player-to-move`); 0 when
-    /// no search runs.
-    pub root_player: i32,
-    /// Words below this xt are the stdlib's: `FORGET` leaves them.
-    pub fence: u32,
-}
+// The kernel's state is plain data of `Game` (`state/mod.rs`).
+pub use crate::state::KernelState;
 
 /// The mirrored variables, in the order of their cells.
 const MIRRORS: usize = 32;
@@ -75,11 +59,6 @@ impl Vm {
         let names = ["OnNewGame", "OnIsGameOver", "OnEvaluate", "OnMakeAMove", "OnNextTurn"];
         let found: Vec<u32> = names.iter().filter_map(|n| self.dict.find(n.as_bytes())).collect();
         self.game.kernel.default_events = found;
-    }
-
-    /// `xt` unless it is one of the stdlib's default events.
-    pub(crate) fn game_event(&self, xt: Option<u32>) -> Option<u32> {
-        xt.filter(|x| !self.game.kernel.default_events.contains(x))
     }
 
     /// The counted string at `addr`, as bytes.
@@ -163,7 +142,7 @@ pub fn register(vm: &mut Vm) {
         mirror!("$player", 18, |vm| vm.game.gen.player),
         mirror!("$forPlayer", 19, |vm| vm.game.gen.for_player),
         mirror!("$ofType", 20, |vm| vm.game.gen.of_type),
-        mirror!("$partial", 21, |vm| if vm.game.gen.partial != super::moves::NOT_PARTIAL && vm.game.gen.active { -1 } else { 0 }),
+        mirror!("$partial", 21, |vm| if vm.game.gen.partial != crate::state::moves::NOT_PARTIAL && vm.game.gen.active { -1 } else { 0 }),
         mirror!("$passed", 22, |vm| if vm.game.gen.pass_added { -1 } else { 0 }),
         // ---- search ----
         mirror!("$searching", 23, |vm| if vm.game.search.active { -1 } else { 0 }),
@@ -269,7 +248,7 @@ pub fn register(vm: &mut Vm) {
             };
             vm.execute(xt)?;
             let p = vm.pop()?;
-            if vm.game.player(p & super::PLAYER_MASK).is_none() {
+            if vm.game.player(p & crate::state::PLAYER_MASK).is_none() {
                 return Err(game_error(format!("`$SetPlayer`: {p} is not a player")));
             }
             vm.game.gen.player = p;
@@ -281,7 +260,7 @@ pub fn register(vm: &mut Vm) {
         word("OnSearch", "( -- )", |vm| {
             let engine = vm.engine_to_move();
             let m = vm.choose_move(engine)?;
-            let text = super::moves::move_text(&vm.game, &vm.mem, m);
+            let text = crate::state::moves::move_text(&vm.game, &vm.mem, m);
             vm.game.search.info.best_move = Some(text.into_bytes());
             Ok(())
         }),

@@ -1,18 +1,20 @@
 //! The Axiom game layer (AXIOM.md): declarations, move generation, turns.
 //!
 //! Module map:
-//! - `buf`: the arrays of edits and moves native code appends to
-//! - `board`: the board layout (positions, names, direction links,
-//!   symmetries) and where the board lives in data space
 //! - `declare`: the declaration blocks (`{board … board}`, `{pieces`, …)
-//! - `moves`: moves as ordered action lists, the nested move lists, move
-//!   text in Zillions notation
-//! - `generate`: running move words: the generation context, the board
-//!   queries and the recorded edits (`verify`, `add-move`, …)
+//! - `generate`: running move words: the board queries and the recorded
+//!   edits (`verify`, `add-move`, …)
 //! - `play`: turns, applying moves, events, game over, the simple engines,
 //!   perft, and the words engines call
+//! - `kernel`: the native part of the original kernel vocabulary
 //! - `show`: the board as text for the CLI
 //! - `mailbox`: a native Othello, the speed reference for the benchmark
+//!
+//! The data these work on is plain state one floor down (`state/`: the
+//! board layout, the move store, the generation context, the turn state),
+//! where the inner interpreter and native code read it too; this layer
+//! is the behaviour that needs the `Vm` and registers the game words
+//! (`Vm::new` in `assemble.rs` calls each `register`).
 //!
 //! The board is plain data inside the VM's data space: the board variables
 //! and arrays a game declares, then one cell per position, all in one
@@ -22,244 +24,27 @@
 //!
 //! What the language core needs from it: while a move word runs, the move
 //! being built plays the role of HERE, so `COMPILE x` and
-//! `n COMPILE-LITERAL` append to the move instead of the dictionary.
+//! `n COMPILE-LITERAL` append to the move instead of the dictionary (the
+//! compiler does it, `compile_into_move` in `compiler.rs`); and the game code an
+//! instruction runs goes through `hooks` (`vm::GameHooks`).
 
-pub mod board;
-pub mod buf;
 pub mod declare;
 pub mod generate;
 pub mod kernel;
 pub mod mailbox;
-pub mod moves;
 pub mod play;
 pub mod show;
 
-use crate::error::VmResult;
-use crate::vm::Vm;
+// The plain data moved down to `state/`; these names keep the paths code
+// above the machine (search, tournament, the CLI) and the tests use.
+pub use crate::state::{board, buf, moves};
+pub use crate::state::{
+    Action, Board, Engine, Game, MoveListDecl, MoveStore, PieceDecl, PlayerDecl, Turn, TurnState, DRAW_SCORE, LOSS_SCORE, NEUTRAL, NOBODY, PIECE_TYPE_MASK,
+    PLAYER_BASE, PLAYER_MASK, PLAYER_NUMBER_MASK, UNKNOWN_SCORE, WIN_SCORE,
+};
 
-pub use board::Board;
-pub use moves::{Action, MoveStore};
-pub use play::TurnState;
-
-/// Encodings of AXIOM.md §1 (scripts do arithmetic on these).
-pub const PIECE_TYPE_MASK: i32 = 0x03FF;
-pub const PLAYER_BASE: i32 = 2048;
-pub const NEUTRAL: i32 = 1024;
-pub const PLAYER_MASK: i32 = 0xFC00;
-pub const PLAYER_NUMBER_MASK: i32 = 0xF800;
-pub const WIN_SCORE: i32 = 2_130_000_000;
-pub const LOSS_SCORE: i32 = -2_130_000_000;
-pub const DRAW_SCORE: i32 = 0;
-pub const UNKNOWN_SCORE: i32 = -2_140_000_000;
-/// The seat opposite a solitaire's player (`Game::seats`): no player has
-/// this value, so it never moves.
-pub const NOBODY: i32 = i32::MIN;
-
-/// One step of a move's program, run in order when the move is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveAction {
-    Lit(i32),
-    Call(u32),
-}
-
-/// Who chooses the moves of a player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// The built-in negamax search.
-    Default,
-    Random,
-    First,
-    Uct,
-    /// `{search-engine} word`: a ForthScript engine (index into
-    /// `Game::engine_names`; the newest definition of the name plays).
-    Script(u32),
-}
-
-#[derive(Clone, Debug)]
-pub struct PlayerDecl {
-    pub name: String,
-    /// `k * 2048`, `| 1024` for a neutral player.
-    pub value: i32,
-    pub neutral: bool,
-    /// A chance player (`Game::is_contestant`), decided when the game
-    /// finishes loading.
-    pub chance: bool,
-    pub engine: Engine,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Turn {
-    pub player: i32,
-    /// Only moves of this type on this turn (0: all).
-    pub of_type: i32,
-    /// The player whose pieces move (usually `player`).
-    pub for_player: i32,
-}
-
-#[derive(Clone, Debug)]
-pub struct MoveListDecl {
-    pub name: String,
-    /// (move word xt, move type)
-    pub entries: Vec<(u32, i32)>,
-    /// Named by a piece but not declared yet.
-    pub pending: bool,
-    /// Where a piece first named it (for the error if it never comes).
-    pub named_at: crate::lexer::Pos,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct PieceDecl {
-    pub name: String,
-    pub moves: Vec<usize>,
-    pub drops: Vec<usize>,
-    pub value: i32,
-}
-
-/// Everything the game layer knows about the loaded game.
-#[derive(Clone, Default)]
-pub struct Game {
-    pub board: Board,
-    pub players: Vec<PlayerDecl>,
-    pub turns: Vec<Turn>,
-    /// Where the turn order loops back to after its last entry.
-    pub repeat_from: usize,
-    pub move_lists: Vec<MoveListDecl>,
-    /// Move types: (name, value).
-    pub move_types: Vec<(String, i32)>,
-    pub priorities: moves::Priorities,
-    pub pieces: Vec<PieceDecl>,
-    /// Piece types above this are not generated (`{dummy-pieces}`).
-    pub piece_scan_limit: Option<usize>,
-    /// The `{setup}` lines, as names: resolved when each game starts.
-    pub setup: Vec<declare::SetupLine>,
-    /// State of open declaration blocks.
-    pub decl: declare::OpenBlocks,
-    pub gen: generate::Context,
-    pub store: MoveStore,
-    pub turn: TurnState,
-    /// `$CloneBoard` snapshots, back to back.
-    pub snapshots: Vec<u8>,
-    pub snapshot_count: u32,
-    pub ready: bool,
-    pub events: play::Events,
-    /// `.moveType` answers with one of these cells (ring), so that a few
-    /// moves' types can be read side by side.
-    pub move_type_cells: u32,
-    pub move_type_next: u32,
-    /// `$MoveString`'s text and scratch buffers, kept between calls.
-    pub text_scratch: (String, Vec<(i32, i32)>),
-    /// `$MoveString` answers with one of these counted strings (ring).
-    pub move_string_cells: u32,
-    pub move_string_next: u32,
-    /// `$movesList`'s variable, then the list header it points at.
-    pub moves_list_cells: u32,
-    /// Move lists pushed by `$GenerateMoves` and not yet popped.
-    pub script_lists: u32,
-    /// The `{piece}` the items of a `{pieces` block apply to.
-    pub decl_piece: usize,
-    /// Keys of the positions the game has passed through since the last
-    /// `repetition-reset` (the game loop records them, searches do not).
-    pub history: Vec<u64>,
-    /// Names of the `{search-engine}` words.
-    pub engine_names: Vec<String>,
-    /// Where each engine name was first given (for the error if the word
-    /// never comes).
-    pub engine_named_at: Vec<crate::lexer::Pos>,
-    /// The engines' limits, clock and reports, and the transposition table.
-    pub search: crate::search::Search,
-    /// The kernel vocabulary's state (`kernel.rs`): the status text, the
-    /// default events, the mirrored variables' cells.
-    pub kernel: kernel::KernelState,
-}
-
-impl Game {
-    pub fn player(&self, value: i32) -> Option<&PlayerDecl> {
-        self.players.iter().find(|p| p.value == value)
-    }
-
-    /// A contestant plays to win. The others have no side: neutral
-    /// players, and chance players, whose moves are the throw of the dice:
-    /// Zillions' `?Name` players (`?Dice`, `?Cleaner`). A `{random}`
-    /// player without the `?` is a contestant that plays at random.
-    pub fn is_contestant(&self, value: i32) -> bool {
-        self.player(value).is_some_and(|p| !p.neutral && !p.chance)
-    }
-
-    /// The contestants, in `{players}` order.
-    pub fn contestants(&self) -> impl Iterator<Item = &PlayerDecl> {
-        self.players.iter().filter(|p| !p.neutral && !p.chance)
-    }
-
-    /// The two players a tournament seats: the first two contestants. A
-    /// puzzle for one contestant seats opposite it the first chance player
-    /// (the dice it plays against), or, in a solitaire, `NOBODY`: either
-    /// seat wins when the contestant loses, so each variant's score is
-    /// what it scored at the puzzle against what the other scored.
-    pub fn seats(&self) -> Vec<i32> {
-        let chance = self.players.iter().filter(|p| p.chance);
-        self.contestants().chain(chance).map(|p| p.value).chain([NOBODY]).take(2).collect()
-    }
-
-    /// The contestant a turn's moves serve: its player, if a contestant;
-    /// a neutral player moving a contestant's pieces (`{for-player}`)
-    /// serves that contestant; a chance player serves no one, whosever
-    /// pieces it moves (its moves are the dice: Chase's `?R {for-player}
-    /// White` is White's bookkeeping, not White's choice).
-    pub fn side_of(&self, turn: Turn) -> Option<i32> {
-        if self.is_contestant(turn.player) {
-            return Some(turn.player);
-        }
-        let neutral = self.player(turn.player).is_some_and(|p| p.neutral);
-        (neutral && self.is_contestant(turn.for_player)).then_some(turn.for_player)
-    }
-
-    /// Decides which players are chance players (`is_contestant`).
-    pub(crate) fn classify_players(&mut self) {
-        for p in &mut self.players {
-            p.chance = !p.neutral && p.name.starts_with('?');
-        }
-    }
-
-    pub fn player_name(&self, value: i32) -> String {
-        match self.player(value & PLAYER_MASK) {
-            Some(p) => p.name.clone(),
-            None => format!("player {value}"),
-        }
-    }
-
-    pub fn piece_name(&self, piece_type: i32) -> String {
-        match self.pieces.get((piece_type - 1) as usize) {
-            Some(p) => p.name.clone(),
-            None => format!("piece {piece_type}"),
-        }
-    }
-
-    pub fn move_type_name(&self, t: i32) -> String {
-        match self.move_types.iter().find(|&&(_, v)| v == t) {
-            Some((n, _)) => n.clone(),
-            None => t.to_string(),
-        }
-    }
-}
-
-/// Registers the game words; the ForthScript part is `stdlib/axiom.4th`.
-pub fn register(vm: &mut Vm) {
-    declare::register(vm);
-    generate::register(vm);
-    play::register(vm);
-    crate::search::script::register(vm);
-    kernel::register(vm);
-}
-
-/// Appends to the move under construction, if one is; None otherwise (the
-/// caller then compiles into the current definition).
-pub fn compile_into_move(vm: &mut Vm, action: MoveAction) -> Option<VmResult<()>> {
-    if !vm.game.gen.active {
-        return None;
-    }
-    let a = match action {
-        MoveAction::Lit(n) => Action::Lit(n),
-        MoveAction::Call(xt) => Action::Call(xt),
-    };
-    Some(vm.store_room().map(|()| vm.game.record(a)))
+/// The game layer's behaviour the machine's instructions call
+/// (`vm::GameHooks`), installed when the VM is assembled.
+pub fn hooks() -> crate::vm::GameHooks {
+    crate::vm::GameHooks { execute_move: |vm, xt| vm.execute_move_xt(xt), friend_or_enemy: generate::friend_or_enemy, friend_or_enemy_of: generate::friend_or_enemy_of }
 }

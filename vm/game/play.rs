@@ -3,61 +3,18 @@
 //! the native words search engines call (`$CloneBoard`, `$GenerateMoves`,
 //! `$FirstMove`, …).
 //!
-//! Owns `TurnState` and the move application. Touches the board only
-//! through `Board`'s cell addresses in the data space.
+//! Owns the move application; the turn state it advances is plain data
+//! (`state/turn.rs`). Touches the board only through `Board`'s cell
+//! addresses in the data space.
 
 use super::generate::generate;
-use super::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
-use super::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
+use crate::state::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
+use crate::state::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::vm::{direct, word, StackFrame, Vm};
 
-/// Where the game is in its turn order.
-#[derive(Clone, Copy, Debug)]
-pub struct TurnState {
-    /// Index into the turn order (`turn-offset`).
-    pub index: usize,
-    /// Turns completed so far, plus one.
-    pub number: i32,
-    /// Within a chain of partial moves: the move type the next step is
-    /// restricted to (0: any); `NOT_PARTIAL` otherwise.
-    pub partial: i32,
-    /// Partial moves played in this turn so far.
-    pub chain: u32,
-    /// The contestant the last move served (`Game::side_of`; None before
-    /// the first move, or after a chance player's): a game result reads
-    /// it (`search::alphabeta::settle`).
-    pub by: Option<i32>,
-}
-
-/// A turn of more partial moves than this is a script bug (a move that
-/// marks itself partial whatever happens), reported instead of looping.
-pub const MAX_CHAIN: u32 = 128;
-
-impl Default for TurnState {
-    fn default() -> TurnState {
-        TurnState { index: 0, number: 1, partial: NOT_PARTIAL, chain: 0, by: None }
-    }
-}
-
-/// The event words the game defines, looked up again whenever the
-/// dictionary has grown (events always call the newest definition).
-#[derive(Clone, Default)]
-pub struct Events {
-    stamp: usize,
-    pub new_game: Option<u32>,
-    pub is_game_over: Option<u32>,
-    pub evaluate: Option<u32>,
-    pub make_a_move: Option<u32>,
-    pub next_turn: Option<u32>,
-    pub friends: Option<u32>,
-    /// `friends.is_some()`, where native code can read it.
-    pub has_friends: bool,
-}
-
-/// Execution tokens at and above this value stand for moves: `.moveCFA`
-/// answers one, and `EXECUTE` of it applies the move.
-pub const MOVE_XT_BASE: i32 = 0x4000_0000;
+// The turn state and the events found are plain data (`state/turn.rs`).
+pub use crate::state::turn::{TurnState, MAX_CHAIN, MOVE_XT_BASE};
 
 /// Text handed out by `$MoveString` (counted strings, a small ring).
 const MOVE_STRING_BYTES: u32 = 256;
@@ -86,37 +43,6 @@ pub enum Outcome {
 }
 
 impl Vm {
-    /// Finds the game's events again when words were defined since.
-    #[inline]
-    pub fn refresh_events(&mut self) {
-        if self.game.events.stamp != self.dict.words.len() {
-            self.find_events();
-        }
-    }
-
-    #[cold]
-    fn find_events(&mut self) {
-        // The stdlib's default events count as not defined (kernel.rs).
-        let find = |name: &str| self.game_event(self.dict.find(name.as_bytes()));
-        let events = Events {
-            stamp: self.dict.words.len(),
-            new_game: find("OnNewGame"),
-            is_game_over: find("OnIsGameOver"),
-            evaluate: find("OnEvaluate"),
-            make_a_move: find("OnMakeAMove"),
-            next_turn: find("OnNextTurn"),
-            friends: find("OnFriends?"),
-            has_friends: false,
-        };
-        let events = Events { has_friends: events.friends.is_some(), ..events };
-        if events.has_friends != self.game.events.has_friends {
-            // Native code reads squares as `friend?` did until now.
-            self.jit_layout_changed();
-            self.game.board.layout += 1;
-        }
-        self.game.events = events;
-    }
-
     /// Runs script the host calls for the game (an event, `OnFriends?`)
     /// in a frame of its own, with `args` on its stack; answers its top
     /// cell when it declares `results` = 1. A depth other than `results`
@@ -290,7 +216,7 @@ impl Vm {
             None => UNKNOWN_SCORE,
         };
         if result == UNKNOWN_SCORE && self.game.store.count() == 0 {
-            return Ok(super::LOSS_SCORE);
+            return Ok(crate::state::LOSS_SCORE);
         }
         Ok(result)
     }
@@ -421,51 +347,6 @@ impl Vm {
         self.game.snapshot_count += 1;
         self.game.search.keys.save();
         Ok(())
-    }
-
-    // ---- the memory budget (`--max-memory`) ---------------------------------
-
-    /// What the VM holds of what a script makes grow: its data space,
-    /// its code and the native code made for it, the saved boards, the
-    /// move lists and their edits. (The dictionary grows only with the
-    /// source read, so a file bounds it; UCT's tree is counted while it
-    /// grows, `search::uct`.) Past the budget, no more native code is made.
-    pub fn memory_used(&self) -> u64 {
-        let code = self.code.reserved_bytes() as u64;
-        self.mem.size() as u64 + code + self.jit.code_bytes + self.game.snapshots.capacity() as u64 + self.game.store.reserved_bytes() as u64
-    }
-
-    /// Room for an instruction that script compiles as it runs
-    /// (`COMPILE-LITERAL`, `COMPILE`), or the error: code read from a file
-    /// is bounded by the file, code compiled in a loop is not.
-    pub(crate) fn code_room(&self) -> VmResult<()> {
-        match self.code.growth_bytes() {
-            0 => Ok(()),
-            more => self.memory_room(more, "compiled code (COMPILE-LITERAL, COMPILE)"),
-        }
-    }
-
-    /// Room for `more` bytes of `what` within `--max-memory`, or the error.
-    pub(crate) fn memory_room(&self, more: usize, what: &'static str) -> VmResult<()> {
-        let bytes = self.memory_used().saturating_add(more as u64);
-        if bytes > self.config.max_memory {
-            return Err(self.out_of_memory(more, what));
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn out_of_memory(&self, more: usize, what: &'static str) -> crate::error::VmError {
-        ErrorKind::OutOfMemory { what, bytes: self.memory_used().saturating_add(more as u64), limit: self.config.max_memory }.into()
-    }
-
-    /// Room for an edit and a move in the move store, or the error.
-    #[inline]
-    pub(crate) fn store_room(&self) -> VmResult<()> {
-        if self.game.store.has_room() {
-            return Ok(());
-        }
-        self.memory_room(self.game.store.growth_bytes(), "move lists and their edits")
     }
 
     pub fn pop_board(&mut self) -> VmResult<()> {
@@ -680,7 +561,7 @@ impl Vm {
                     let c = self.content(pos)?;
                     let owner = c & PLAYER_MASK;
                     if c != 0 && (owner == me || self.game.is_contestant(owner)) {
-                        let v = super::generate::piece_value(&self.game, c);
+                        let v = crate::state::piece_value(&self.game, c);
                         sum = sum.wrapping_add(if owner == me { v } else { -v });
                     }
                 }

@@ -11,7 +11,7 @@
 //! then the next letter of its name that is free: chess's King and Knight
 //! read K and N.
 
-use super::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
+use crate::state::{player_index, Game, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::Vm;
 
 /// Off-grid positions listed each, empty or not, up to this many.
@@ -50,7 +50,7 @@ pub fn letters(game: &Game) -> Vec<char> {
 }
 
 fn letter(game: &Game, content: i32, owners: bool) -> char {
-    let i = super::generate::player_index(content & PLAYER_MASK);
+    let i = player_index(content & PLAYER_MASK);
     if owners {
         if let Some(c) = game.players.get(i).and_then(|p| p.name.chars().find(|c| c.is_alphanumeric())) {
             return c.to_ascii_uppercase();
@@ -73,7 +73,7 @@ fn paint(game: &Game, content: i32, text: char, colour: bool) -> String {
     if !colour {
         return text.to_string();
     }
-    let i = super::generate::player_index(content & PLAYER_MASK);
+    let i = player_index(content & PLAYER_MASK);
     let name = game.players.get(i).map(|p| p.name.to_lowercase()).unwrap_or_default();
     let code = NAMED_COLOURS.iter().find(|(n, _)| name.contains(n)).map_or(SEAT_COLOURS[i % SEAT_COLOURS.len()], |(_, c)| c);
     format!("\x1b[{code}m{text}\x1b[0m")

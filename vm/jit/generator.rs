@@ -377,7 +377,7 @@ impl MoveWords {
         // when the batch resumed; every position is one.
         // SAFETY: the context is the VM's own.
         let (cells, len) = unsafe { ((*vm.jit.ctx).board, (*vm.jit.ctx).board_len) };
-        let symmetry = crate::game::generate::player_index(vm.game.gen.player).min(board.walk_last() as usize);
+        let symmetry = crate::state::player_index(vm.game.gen.player).min(board.walk_last() as usize);
         let block = symmetry * board.walk_stride as usize;
         let needed = max_dir.map_or(0, |dir| (dir as usize + 1) * board.positions);
         let on_board = !cells.is_null() && d.pos_end as i64 <= len as i64 && len as usize == board.positions;

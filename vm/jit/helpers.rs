@@ -11,6 +11,7 @@
 
 use super::{JitCtx, DEOPT, DONE, ERROR, NATIVE_FRAMES};
 use crate::ops::Addr;
+use crate::state::{Action, Recorded};
 use crate::vm::Vm;
 
 pub type Helper = unsafe extern "C" fn(*mut JitCtx, i32, i32) -> i64;
@@ -131,7 +132,7 @@ pub unsafe extern "C" fn direct(ctx: *mut JitCtx, id: i32, at: i32, a: i32, b: i
 /// that what the code says is decided when it is compiled: a generation
 /// records at every move.
 pub unsafe extern "C" fn record<const CODE: i32>(ctx: *mut JitCtx, _: i32, _: i32, a: i32, b: i32) -> i64 {
-    use crate::game::generate::Recorded;
+    use crate::state::Recorded;
     let vm = unsafe { vm(ctx) };
     match Recorded::from_code(CODE) {
         // The edit recorded, generation is on: adding the move cannot fail.
@@ -142,7 +143,7 @@ pub unsafe extern "C" fn record<const CODE: i32>(ctx: *mut JitCtx, _: i32, _: i3
 
 /// `record` for this code.
 pub fn recorder(code: i32) -> *const () {
-    use crate::game::generate::Recorded;
+    use crate::state::Recorded;
     const ADD: i32 = Recorded::THEN_ADD;
     macro_rules! by_code {
         ($($c:expr),*) => {
@@ -172,12 +173,12 @@ pub unsafe extern "C" fn execute_move(ctx: *mut JitCtx, _: i32, at: i32) -> i64 
     unsafe {
         let s = synced(ctx, |vm| {
             let xt = vm.tos;
-            if vm.depth < 1 || xt < crate::game::play::MOVE_XT_BASE || vm.dict.get(xt).is_some() {
+            if vm.depth < 1 || xt < crate::state::MOVE_XT_BASE || vm.dict.get(xt).is_some() {
                 return deopt(vm, at as Addr);
             }
             let layout = vm.game.board.layout;
             let _ = vm.pop();
-            match vm.execute_move_xt(xt) {
+            match (vm.hooks.execute_move)(vm, xt) {
                 Ok(()) if vm.game.board.layout != layout => deopt(vm, at as Addr + 1),
                 Ok(()) => DONE,
                 Err(e) => {
@@ -329,4 +330,49 @@ pub unsafe extern "C" fn allot(ctx: *mut JitCtx, which: i32, x: i32) -> i64 {
 /// `HERE`.
 pub unsafe extern "C" fn here(ctx: *mut JitCtx, _: i32, _: i32) -> i64 {
     unsafe { vm(ctx) }.mem.here as i64
+}
+
+impl Vm {
+    /// What word `what` does while moves are generated, when that is all
+    /// it has to do: its edit recorded (arguments `a`, `b` as the word
+    /// takes them), or the move added. `false`, having done nothing,
+    /// when no generation is running or a position is off the board: the
+    /// word itself then does what there is to do.
+    ///
+    /// With `then_add`, the move is added after the edit, as `add-move`
+    /// right after the word would (a move of this one edit goes into the
+    /// list directly).
+    #[inline(always)]
+    pub fn record_fast(&mut self, what: Recorded, a: i32, b: i32, then_add: bool) -> bool {
+        if !self.game.gen.active || self.store_room().is_err() {
+            return false;
+        }
+        let g = &mut self.game.gen;
+        let action = match what {
+            Recorded::PlaceCurrent => Action::Place { pos: g.here, content: g.piece },
+            Recorded::Move => Action::Move { from: a, to: b },
+            Recorded::Capture => Action::Capture(g.here),
+            Recorded::CaptureAt => Action::Capture(a),
+            Recorded::ChangeType => Action::ChangeType { pos: g.here, piece_type: a },
+            Recorded::ChangeTypeAt => Action::ChangeType { pos: b, piece_type: a },
+            Recorded::ChangeOwner => Action::ChangeOwner { pos: g.here, player: a },
+            Recorded::ChangeOwnerAt => Action::ChangeOwner { pos: b, player: a },
+            Recorded::AddMove => {
+                self.game.commit_move(false);
+                return true;
+            }
+            Recorded::Lit => Action::Lit(a),
+            Recorded::Call => Action::Call(a as u32),
+        };
+        if let Some([p, q]) = action.positions() {
+            if !(self.game.board.valid(p) && self.game.board.valid(q)) {
+                return false;
+            }
+        }
+        self.game.record(action);
+        if then_add {
+            self.game.commit_move(false);
+        }
+        true
+    }
 }

@@ -34,6 +34,7 @@
 mod generator;
 mod guard;
 mod helpers;
+mod plan;
 mod shape;
 mod shared;
 mod translate;
@@ -46,6 +47,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 pub(crate) use generator::{guard_checks, Drive, DriveEnd, GuardCheck, MoveWordCode, MoveWordEnd, MoveWords, PlanLoop};
+pub(crate) use plan::{Plan, PlanKey, Plans, KEPT_PLANS};
 
 /// When colon definitions get native code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +104,7 @@ pub struct JitCtx {
     /// `Jit::slots`: by code address, a function pointer once compiled.
     pub table: *const usize,
     pub table_len: u64,
-    pub game: *mut crate::game::Game,
+    pub game: *mut crate::state::Game,
     /// `Board::walk` and its shape (`walk_last`, `walk_stride`).
     pub walk: *const i32,
     pub walk_len: u64,
@@ -115,7 +117,7 @@ pub struct JitCtx {
     pub board_len: u64,
     /// `Game::pieces` (filled at every entry and after every helper: a
     /// declaration may move them).
-    pub pieces: *const crate::game::PieceDecl,
+    pub pieces: *const crate::state::PieceDecl,
     pub pieces_len: u64,
     pub steps: u64,
     pub tos: i32,
@@ -236,6 +238,9 @@ pub struct Jit {
     /// With `AXFORTH_JIT_STATS`: native words native code called through
     /// a helper, by word and call site: what it does not do inline.
     pub(crate) host_calls: Option<HashMap<(u32, Addr), u64>>,
+    /// The move generator's plans kept for the next generations
+    /// (`plan.rs`).
+    pub(crate) plans: Plans,
 }
 
 /// Nanoseconds spent making native code in this process, every VM and
@@ -333,7 +338,7 @@ impl Jit {
         }));
         STARTED.get_or_init(Instant::now);
         let worker = if mode == JitMode::Off { None } else { worker::Worker::start() };
-        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()) }
+        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
     }
 
     /// Takes the thread's answers that are in, without waiting.

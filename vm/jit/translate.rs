@@ -102,7 +102,7 @@ pub(super) struct Direct {
     pub ins: u32,
     pub outs: u32,
     /// During move generation it only records this: `helpers::record`.
-    pub records: Option<crate::game::generate::Recorded>,
+    pub records: Option<crate::state::Recorded>,
 }
 
 /// What the dictionary tells the translator about words it may call.

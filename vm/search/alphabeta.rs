@@ -37,7 +37,9 @@
 use super::tt::Bound;
 use super::{deepen, interrupted, ordering::Ordering, play_in_search, unsearched, MAX_DEPTH};
 use crate::error::VmResult;
-use crate::game::{UNKNOWN_SCORE, WIN_SCORE};
+use crate::state::{UNKNOWN_SCORE, WIN_SCORE};
+// Who a game result is for is plain data (UCT's tree holds it).
+pub use crate::state::search::Settled;
 use crate::vm::Vm;
 
 const INFINITY: i64 = i64::MAX / 4;
@@ -58,14 +60,6 @@ const COMPLETE: u32 = 1000;
 fn evaluate_for(vm: &mut Vm, s: i32) -> VmResult<i64> {
     let e = if vm.game.gen.player == s { vm.evaluate()? } else { vm.evaluate_as(s)? };
     Ok(e as i64)
-}
-
-/// Who a game result is for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Settled {
-    Draw,
-    Won(i32),
-    Lost(i32),
 }
 
 /// Reads `OnIsGameOver`'s score `r`, given for the player to move (whose

@@ -19,7 +19,7 @@ pub fn choose(vm: &mut Vm, engine: u32) -> VmResult<usize> {
     vm.push_board()?;
     vm.game.search.active = true;
     let mark = vm.stack_marks();
-    vm.hard_deadline = vm.game.search.deadline.map(|d| d + crate::outer::ENGINE_GRACE);
+    vm.hard_deadline = vm.game.search.deadline.map(|d| d + crate::state::search::ENGINE_GRACE);
     let ran = vm.call_in_frame(xt, &[], &name, 0);
     vm.hard_deadline = None;
     vm.game.search.active = false;

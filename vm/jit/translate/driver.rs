@@ -12,9 +12,9 @@
 
 use super::function::{entry_function, scalar_fields};
 use super::regions::{ctx_field, ctx_fixed, data, in_region, Region};
-use crate::game::generate::Context;
-use crate::game::moves::NOT_PARTIAL;
-use crate::game::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
+use crate::state::Context;
+use crate::state::moves::NOT_PARTIAL;
+use crate::state::{Game, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::jit::generator::{Drive, GuardCheck, MoveWordCode, DRIVE_ADVANCE, DRIVE_FINISHED, DRIVE_LEFT, DRIVE_NOT_NATIVE, DRIVE_PENDING, DROP_EMPTY};
 use crate::jit::guard::{ANY_CLASS, EMPTY_CLASS, FOREIGN_CLASS, FRIEND_CLASS, GUARD_LEN, NO_STEP};
 use crate::jit::{JitCtx, DONE, VERIFY};

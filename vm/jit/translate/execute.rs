@@ -71,7 +71,7 @@ impl Translator<'_> {
             // A move's token (`.moveCFA EXECUTE`): the move is made by
             // the helper, and native code goes on.
             let xt = self.var(self.v.tos);
-            let is_move = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, xt, crate::game::play::MOVE_XT_BASE as i64);
+            let is_move = self.cmp_imm(IntCC::SignedGreaterThanOrEqual, xt, crate::state::MOVE_XT_BASE as i64);
             let (made, other) = (self.b.create_block(), self.b.create_block());
             self.branch_to(is_move, made, other);
             self.b.switch_to_block(made);

@@ -4,7 +4,7 @@
 //! made of them (`Host`, `IS`, `DOES>`, `COMPILE`, `."`, `ABORT"`).
 
 use super::{Direct, Translator};
-use crate::game::generate::Recorded;
+use crate::state::Recorded;
 use crate::jit::helpers::{self, Helper, REFUSE};
 use crate::ops::{Addr, Op};
 use cranelift_codegen::ir::condcodes::IntCC;

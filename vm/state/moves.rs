@@ -8,6 +8,9 @@
 //!
 //! A move handle, as scripts see it (`$FirstMove`), is the move's index in
 //! the arena plus one; 0 ends a walk.
+//!
+//! Part of the game's plain state (`state/`): may touch the state floor
+//! and the floor below, nothing above.
 
 use super::buf::Buf;
 use super::Game;

@@ -2,8 +2,11 @@
 //! move first, then the moves that caused cutoffs most (the history
 //! heuristic, keyed by the move's board edits so that "the same move" is
 //! recognised in other positions), then generation order.
+//!
+//! Part of the search's plain state (`state/search/`): may touch the
+//! move store, nothing above the state floor.
 
-use crate::game::{Action, MoveStore};
+use crate::state::{Action, MoveStore};
 
 const HISTORY_SIZE: usize = 1 << 14;
 

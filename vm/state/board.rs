@@ -2,6 +2,9 @@
 //! between them, symmetries, and where the board's cells live in the data
 //! space. Reading and writing the cells themselves goes through `Memory`
 //! (bounds-checked); this file only knows addresses.
+//!
+//! Part of the game's plain state (`state/`): may touch `error` and
+//! `memory`, nothing above.
 
 use crate::error::{ErrorKind, VmResult};
 use crate::memory::Memory;

@@ -3,6 +3,9 @@
 //! a searched position, how deep, what kind of bound it is, and the best
 //! move (as its index in the position's move list: generation is
 //! deterministic, so the same position lists the same moves in order).
+//!
+//! Part of the search's plain state (`state/search/`): touches nothing
+//! else.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Bound {

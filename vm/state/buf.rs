@@ -7,7 +7,7 @@
 //! the capacity: an append is a store at `start + len` and `len + 1`,
 //! when `len < cap`. Growing (and everything else) stays in Rust. The
 //! move generator's edits and move lists live in `Buf`s (`moves.rs`,
-//! `generate.rs`), which the translator appends to (`jit/translate`).
+//! `context.rs`), which the translator appends to (`jit/translate`).
 //!
 //! Owns its storage; touches nothing else.
 
