@@ -6,14 +6,14 @@
 //! - `maxn`: the default engine when three or more contestants play
 //! - `zobrist`: the `Vm`'s position key (the table, the game history,
 //!   repetitions)
+//! - `uct`: `{UCT}`, Monte-Carlo tree search with random playouts
+//! - `script`: running a `{search-engine}` ForthScript word, and the words
+//!   it reports through (`$Yield`, `BestMove!`, `Score!`, …)
 //!
 //! The search's state (`Search`: limits, clock, reports) and its tables
 //! (the transposition table `tt`, the `Keys`, move `ordering`, UCT's
 //! tree) are plain data of `Game`, one floor below the machine
 //! (`state/search/`).
-//! - `uct`: `{UCT}`, Monte-Carlo tree search with random playouts
-//! - `script`: running a `{search-engine}` ForthScript word, and the words
-//!   it reports through (`$Yield`, `BestMove!`, `Score!`, …)
 //!
 //! Who gains from a move (the same for every engine, and for `autoplay`'s
 //! results): a *contestant* is a player neither `{neutral}` nor a chance
