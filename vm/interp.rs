@@ -56,7 +56,7 @@ impl Vm {
     fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32) -> VmResult<()> {
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let result = if self.jit.slots.get(entry as usize).is_some_and(|&s| crate::jit::worth_entering(s)) {
+        let result = if self.jit.slots.get(entry as usize).is_some_and(|&s| self.jit.worth_entering(s)) {
             let entered = self.jit_enter(entry);
             self.after_native(entered, entry)
         } else {
@@ -371,7 +371,7 @@ impl Vm {
             // slot table is empty and this is one compare; on, two.
             macro_rules! jit {
                 () => {{
-                    if self.jit.slots.get(ip).is_some_and(|&s| crate::jit::worth_entering(s)) {
+                    if self.jit.slots.get(ip).is_some_and(|&s| self.jit.worth_entering(s)) {
                         sync!();
                         let entered = self.jit_enter(ip as Addr);
                         reload!();

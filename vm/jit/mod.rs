@@ -344,7 +344,7 @@ impl Jit {
     /// Takes the thread's answers that are in, without waiting.
     #[inline]
     pub(crate) fn poll(&mut self) {
-        while let Some(done) = self.worker.as_ref().map(|w| w.done.try_recv()) {
+        while let Some(done) = self.worker.as_mut().map(|w| w.try_take()) {
             match done {
                 Ok(done) => self.install(done),
                 Err(std::sync::mpsc::TryRecvError::Empty) => break,
@@ -363,10 +363,10 @@ impl Jit {
         let start = Instant::now();
         self.poll();
         while !until(self) {
-            let Some(w) = self.worker.as_ref() else { return false };
+            let Some(w) = self.worker.as_mut() else { return false };
             let answer = match budget {
-                None => w.done.recv().map_err(|_| std::sync::mpsc::TryRecvError::Disconnected),
-                Some(b) if start.elapsed() < b => w.done.try_recv(),
+                None => w.take().map_err(|_| std::sync::mpsc::TryRecvError::Disconnected),
+                Some(b) if start.elapsed() < b => w.try_take(),
                 Some(_) => break,
             };
             match answer {
@@ -532,11 +532,14 @@ fn definition_kind(w: &crate::dictionary::Word) -> bool {
 /// Whether the interpreter should offer the word with this slot to
 /// `jit_enter`: it has native code, or it was never called (the first
 /// call decides whether to compile), or its native code is being made
-/// (the call takes it if it is ready). Counting the other calls is left
-/// to native callers, so an interpreted call pays one compare.
-#[inline(always)]
-pub(crate) fn worth_entering(slot: usize) -> bool {
-    slot == 0 || slot >= PENDING
+/// (the call takes it if the thread has answered). Counting the other
+/// calls is left to native callers, so an interpreted call pays a compare
+/// or two.
+impl Jit {
+    #[inline(always)]
+    pub(crate) fn worth_entering(&self, slot: usize) -> bool {
+        slot == 0 || slot >= COUNT_LIMIT || (slot == PENDING && self.worker.as_ref().is_some_and(worker::Worker::has_answers))
+    }
 }
 
 /// What became of a call the interpreter offered to native code.
@@ -792,6 +795,10 @@ impl Vm {
             // SAFETY: only `jit_compile` stores values this large, and
             // they are entries of finalized functions.
             return Some(slot);
+        }
+        if slot == PENDING && !self.jit.worker.as_ref().is_some_and(worker::Worker::has_answers) {
+            // Still being made (native callers come here).
+            return None;
         }
         self.jit_count(entry, slot, from_native)
     }
