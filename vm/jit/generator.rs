@@ -401,8 +401,9 @@ impl MoveWords {
     /// each attempt.
     pub(crate) fn drive(&mut self, vm: &mut Vm, d: &mut Drive) -> DriveEnd {
         if d.driver.is_none() && vm.jit.driver.is_none() {
-            // The generic loop comes from the compiler thread when it is
-            // first idle: look whether it has.
+            // The generic loop comes from the compiler thread, asked for
+            // by the first generation: look whether it has come.
+            vm.jit.ask_driver();
             vm.jit.poll();
         }
         let Some(driver) = d.driver.or(vm.jit.driver) else { return DriveEnd::Unavailable };

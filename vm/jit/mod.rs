@@ -188,6 +188,10 @@ pub struct Jit {
     trampoline: Option<translate::Trampoline>,
     /// The move generator's loop (`translate::driver`).
     pub(crate) driver: Option<translate::Driver>,
+    /// Whether the thread was asked for `driver` (`ask_driver`), and has
+    /// answered (with the loop, or with none).
+    driver_asked: bool,
+    driver_answered: bool,
     /// By code address (when not off): call count, `NEVER`, or the entry.
     pub(crate) slots: Vec<usize>,
     ctx: *mut JitCtx,
@@ -338,7 +342,7 @@ impl Jit {
         }));
         STARTED.get_or_init(Instant::now);
         let worker = if mode == JitMode::Off { None } else { worker::Worker::start() };
-        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
+        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
     }
 
     /// Takes the thread's answers that are in, without waiting.
@@ -381,6 +385,22 @@ impl Jit {
         until(self)
     }
 
+    /// Asks the thread for the generic generator loop, once; under `all`
+    /// waits for it, as for every definition, so that the generator runs
+    /// natively from its first sweep.
+    pub(crate) fn ask_driver(&mut self) {
+        if !self.driver_asked {
+            self.driver_asked = true;
+            if !self.worker.as_ref().is_some_and(|w| w.send(worker::Job::Driver)) {
+                self.lose_worker();
+                return;
+            }
+            if self.mode == JitMode::All {
+                self.wait(None, |j| j.driver_answered || j.worker.is_none());
+            }
+        }
+    }
+
     /// Puts in place what the thread answered.
     fn install(&mut self, done: worker::Done) {
         match done {
@@ -397,6 +417,7 @@ impl Jit {
             worker::Done::Driver(made, spent) => {
                 self.add_compile_time(spent);
                 self.driver = made;
+                self.driver_answered = true;
             }
             worker::Done::Word { entry, epoch, made, trusted, spent, bytes, from } => {
                 self.add_compile_time(spent);
@@ -1032,3 +1053,4 @@ impl Vm {
         self.jit.entries
     }
 }
+

@@ -104,6 +104,10 @@ pub(super) struct WordJob {
 
 pub(super) enum Job {
     Word(Box<WordJob>),
+    /// The generic generator loop (`translate::driver`), asked for by the
+    /// first move generation: a program that generates no moves never
+    /// pays the millisecond it takes.
+    Driver,
     /// A plan's generator loop (`translate::PlanShape`).
     Plan { checks: Vec<GuardCheck>, followed: Vec<bool>, positions: u64 },
 }
@@ -113,8 +117,8 @@ pub(super) enum Done {
     /// The module is made (first, before any other answer): the way into
     /// native code; `None`, no native code on this machine.
     Ready(Option<Trampoline>, Duration),
-    /// The generic generator loop (`translate::driver`), made once the
-    /// thread is first idle.
+    /// The generic generator loop (`translate::driver`), answering
+    /// `Job::Driver`.
     Driver(Option<Driver>, Duration),
     /// A definition's code; `from` holds the module it lives in when
     /// another VM's thread made it (`shared.rs`), and it was not made now.
@@ -216,30 +220,10 @@ fn serve_with(m: &mut JITModule, keep: &Arc<Keep>, jobs: Receiver<Job>, done: Re
     if !done.send(Done::Ready(ready, start.elapsed())) || ready.is_none() {
         return;
     }
-    // The generic generator loop (a millisecond's work) is made when
-    // there is nothing else to do: the definitions asked for first are
-    // the ones a run is waiting for.
-    let mut driver_made = false;
-    loop {
-        let job = match jobs.try_recv() {
-            Ok(job) => job,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
-            Err(std::sync::mpsc::TryRecvError::Empty) if !driver_made => {
-                driver_made = true;
-                let start = Instant::now();
-                let made = translate::driver(m, None);
-                if !done.send(Done::Driver(made, start.elapsed())) {
-                    break;
-                }
-                continue;
-            }
-            Err(std::sync::mpsc::TryRecvError::Empty) => match jobs.recv() {
-                Ok(job) => job,
-                Err(_) => break,
-            },
-        };
+    while let Ok(job) = jobs.recv() {
         let start = Instant::now();
         let answer = match job {
+            Job::Driver => Done::Driver(translate::driver(m, None), start.elapsed()),
             Job::Word(job) => match shared::find(job.entry, job.layout, job.defer_epoch, &|q| answer(&job, q)) {
                 Some((made, trusted, from)) => {
                     let from = (!Arc::ptr_eq(&from, keep)).then_some(from);
