@@ -634,3 +634,20 @@ proptest! {
         prop_assert_eq!(interpreted, native, "\n  move words: {} / {}\n  steps: {}, friends by script: {}", body, body2, max_steps, friends);
     }
 }
+
+/// `to` moves `here`, which the move word's first test reads: a check
+/// failing after it must hand the interpreter the exact state, not the
+/// word's entry (run again from there, `not-empty?` would look at the
+/// square `to` chose, fail, and the warnings of the rest would be lost).
+/// Found by the property test above.
+#[test]
+fn a_check_after_to_hands_over_the_exact_state() {
+    let body = "not-empty? verify empty? 0 to 9 1 verify a1 friend-of?";
+    for max_steps in [100_000, u64::MAX] {
+        let interpreted = random_game_outcome(JitMode::Off, (body, ""), false, max_steps, false);
+        let native = random_game_outcome(JitMode::All, (body, ""), false, max_steps, false);
+        assert_eq!(interpreted, native);
+        let warnings = interpreted.map(|o| o.2.len()).unwrap_or(0);
+        assert_eq!(warnings, 2, "the position 9 and the cells left");
+    }
+}

@@ -88,7 +88,7 @@ fn changes_nothing(op: Op) -> bool {
             | LitAdd(_) | LitMul(_) | LitMulAdd(_) | LitDiv(_) | LitMod(_) | LitEq(_) | LitNe(_) | LitLt(_) | LitGt(_)
             | FetchAt(_) | FetchAdd | CellsAdd | IAdd | OverAdd | FetchOff(_) | CFetchOff(_) | CellsLit(_) | FetchCell(_) | ILit(_) | ICell(_) | IFetchCell(_) | ICFetch(_)
             | GHere | GFrom | GPlayer | GPieceType | GStalemate | GEmpty | GNotEmpty | GFriend | GEnemy | GEmptyAt | GPieceAt | GPlayerAt
-            | GFriendOf | GEnemyOf | GPieceValue | GTo | GVerify | GEmptyVerify | GNotEmptyVerify | GFriendVerify | GEnemyVerify
+            | GFriendOf | GEnemyOf | GPieceValue | GVerify | GEmptyVerify | GNotEmptyVerify | GFriendVerify | GEnemyVerify
     )
 }
 
