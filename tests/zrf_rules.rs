@@ -205,6 +205,26 @@ fn create_behind_the_moving_piece() {
     assert_ne!(at(&vm, "b1"), 0, "the piece that moved");
 }
 
+/// `set-flag`/`flag?` (a condition's value), `set-position-flag`/
+/// `position-flag?`, `(opposite dir)`, a position's name as a step.
+#[test]
+fn flags_opposite_and_positions_as_steps() {
+    let src = r#"
+(game (title "Flags") (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (Man b1)) (B (Man d1)))
+  (piece (name Man) (moves
+    ((set-position-flag start true) e (verify empty?) (opposite e) (verify (position-flag? start)) e add)
+    ((set-flag went (empty? w)) (verify (flag? went)) (verify (not-position-flag? start)) a1 (verify empty?) add)
+    ((verify (flag? went)) w add)))
+  (count-condition (A B) stalemated))
+"#;
+    let mut vm = game("flags", src);
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m, vec!["Man b1 - a1".to_string(), "Man b1 - c1".to_string()]);
+}
+
 /// `flip`, and goals on pieces:
 /// pieces-remaining, total-piece-count, absolute-config.
 #[test]

@@ -73,6 +73,11 @@ pub(crate) struct Names {
     pub zone_of: HashMap<String, usize>,
     pub move_types: Vec<String>,
     pub move_type_of: HashMap<String, usize>,
+    /// Per direction: the direction that undoes it (`opposite`), if any.
+    pub opposite: Vec<Option<usize>>,
+    /// `set-flag` names, and `set-position-flag` names (lowercase).
+    pub flags: Vec<String>,
+    pub position_flags: Vec<String>,
 }
 
 fn word_name(text: &str) -> String {
@@ -104,17 +109,22 @@ impl Names {
             zone_of: HashMap::new(),
             move_types: Vec::new(),
             move_type_of: HashMap::new(),
+            opposite: Vec::new(),
+            flags: Vec::new(),
+            position_flags: Vec::new(),
         };
         if v.players.is_empty() {
             return Err(err(zrf, v.title.at, format!("variant `{}` declares no players", v.title.text)));
         }
         for p in &v.players {
-            if n.player_of.insert(p.text.to_lowercase(), n.players.len()).is_none() {
+            if !n.player_of.contains_key(&p.text.to_lowercase()) {
+                n.player_of.insert(p.text.to_lowercase(), n.players.len());
                 n.players.push(word_name(&p.text));
             }
         }
         for p in v.pieces.iter() {
-            if n.piece_of.insert(p.name.text.to_lowercase(), n.pieces.len()).is_none() {
+            if !n.piece_of.contains_key(&p.name.text.to_lowercase()) {
+                n.piece_of.insert(p.name.text.to_lowercase(), n.pieces.len());
                 n.pieces.push(word_name(&p.name.text));
             }
         }
@@ -129,6 +139,8 @@ impl Names {
             }
         }
         n.collect_move_types(v);
+        n.opposites();
+        n.collect_flags(v);
         Ok(n)
     }
 
@@ -248,6 +260,49 @@ impl Names {
             }
         }
         Ok(())
+    }
+
+    /// The opposite of each direction: the one whose links are exactly
+    /// its links reversed.
+    fn opposites(&mut self) {
+        let reversed: Vec<BTreeMap<usize, usize>> = self.links.iter().map(|l| l.iter().map(|(&a, &b)| (b, a)).collect()).collect();
+        self.opposite = reversed.iter().map(|r| (!r.is_empty()).then(|| self.links.iter().position(|l| l == r)).flatten()).collect();
+    }
+
+    /// The names of `set-flag` and `set-position-flag` (and of the flags
+    /// tested), in the order first seen.
+    fn collect_flags(&mut self, v: &Variant) {
+        fn walk(n: &Node, flags: &mut Vec<String>, pflags: &mut Vec<String>) {
+            if let Some(head) = n.head() {
+                let h = head.to_lowercase();
+                let name = n.args().first().and_then(Node::sym).map(str::to_lowercase);
+                if let Some(name) = name {
+                    let list = match h.as_str() {
+                        "set-flag" | "flag?" | "not-flag?" => Some(&mut *flags),
+                        "set-position-flag" | "position-flag?" | "not-position-flag?" => Some(&mut *pflags),
+                        _ => None,
+                    };
+                    if let Some(list) = list {
+                        if !list.contains(&name) {
+                            list.push(name);
+                        }
+                    }
+                }
+            }
+            for i in n.list().unwrap_or(&[]) {
+                walk(i, flags, pflags);
+            }
+        }
+        for n in v.raw.iter().filter(|n| n.is_form("piece")) {
+            walk(n, &mut self.flags, &mut self.position_flags);
+        }
+    }
+
+    pub fn flag(&self, s: &str) -> Option<usize> {
+        self.flags.iter().position(|f| f.eq_ignore_ascii_case(s))
+    }
+    pub fn position_flag(&self, s: &str) -> Option<usize> {
+        self.position_flags.iter().position(|f| f.eq_ignore_ascii_case(s))
     }
 
     /// Every move type the variant names, in the order first seen.
@@ -383,7 +438,7 @@ impl Writer<'_> {
     fn unsupported_top(&self, v: &Variant) -> Result<(), ZrfError> {
         for n in &v.raw {
             let Some(head) = n.head() else { continue };
-            if matches!(head.to_lowercase().as_str(), "count-condition" | "set-attribute") {
+            if matches!(head.to_lowercase().as_str(), "set-attribute") {
                 return Err(self.err(n.at, format!("`({head} …)` is not supported yet")));
             }
         }
@@ -476,6 +531,22 @@ impl Writer<'_> {
         self.line(0, &format!("{} CONSTANT zrf-reserved?\t\\ the setup counts pieces off the board: drops take from them", if reserved { "TRUE" } else { "FALSE" }), None);
         self.line(0, &format!(": zrf-slot ( player type -- i )  1- SWAP player-index {n_types} * + ;"), None);
         self.line(0, ": zrf-take ( i -- )  zrf-reserve -1 SWAP +! ;", None);
+        let (nf, npf) = (self.names.flags.len(), self.names.position_flags.len());
+        self.line(0, &format!("CREATE zrf-flags {} CELLS ALLOT\t\\ `set-flag`: {}", nf.max(1), self.names.flags.join(" ")), None);
+        self.line(0, &format!("CREATE zrf-pflags {} ALLOT\t\\ `set-position-flag`, a byte per position: {}", (npf * n_pos).max(1), self.names.position_flags.join(" ")), None);
+        self.line(0, "\\ zrf-flag ( k -- addr )  zrf-pflag ( pos k -- addr )", None);
+        self.line(0, ": zrf-flag ( k -- addr )  CELLS zrf-flags + ;", None);
+        self.line(0, &format!(": zrf-pflag ( pos k -- addr )  {n_pos} * + zrf-pflags + ;"), None);
+        self.line(0, "\\ zrf-clear-flags ( -- )  flags live while one move block runs", None);
+        let mut clear = String::from(": zrf-clear-flags ( -- )");
+        if nf > 0 {
+            clear.push_str(&format!("  zrf-flags {} CELLS ERASE", nf));
+        }
+        if npf > 0 {
+            clear.push_str(&format!("  zrf-pflags {} ERASE", npf * n_pos));
+        }
+        clear.push_str(" ;");
+        self.line(0, &clear, None);
         let n_players = self.names.players.len();
         self.line(0, &format!(": zrf-other ( player -- player' )  player-index 1+ {n_players} MOD 1+ #PlayerBase * ;\t\\ `flip`: the next player"), None);
         self.out.text.push('\n');

@@ -1,6 +1,8 @@
 //! ZRF's goals → the game's `OnIsGameOver`.
 //!
-//! Owns `win-condition`, `loss-condition` and `draw-condition` with
+//! Owns `win-condition`, `loss-condition`, `draw-condition` and
+//! `count-condition` (met: the player with more pieces on the board
+//! wins, equal counts draw) with
 //! `stalemated`, `(pieces-remaining N [Type])`, `(total-piece-count N
 //! [Type])`, `(captured Type)`, `(absolute-config Types Places)`,
 //! `(relative-config Type dir Type …)` and `and`/`or`/`not` of them.
@@ -25,6 +27,7 @@ pub(crate) fn goals(w: &mut Writer, v: &Variant) -> Result<(), ZrfError> {
             Some("win-condition") => 1,
             Some("loss-condition") => 2,
             Some("draw-condition") => 3,
+            Some("count-condition") => 4,
             _ => continue,
         };
         let Some((who, conds)) = n.args().split_first() else { continue };
@@ -64,7 +67,11 @@ pub(crate) fn goals(w: &mut Writer, v: &Variant) -> Result<(), ZrfError> {
     w.line(0, "\\ zrf-goals-of ( player -- kind )  the first goal the player meets: 1 win, 2 loss, 3 draw, 0 none", None);
     w.line(0, ": zrf-goals-of ( player -- kind )", None);
     for (name, kind) in &words {
-        w.line(1, &format!("DUP {name} IF DROP {kind} EXIT THEN"), None);
+        if *kind == 4 {
+            w.line(1, &format!("DUP {name} IF zrf-by-count EXIT THEN"), None);
+        } else {
+            w.line(1, &format!("DUP {name} IF DROP {kind} EXIT THEN"), None);
+        }
     }
     w.line(1, "DROP 0 ;", None);
     w.out.text.push('\n');
@@ -165,7 +172,7 @@ fn goal_cond(w: &Writer, n: &Node, k: usize, helpers: &mut Vec<Vec<String>>) -> 
             helpers.push(vec!["zrf-#positions 0 ?DO".into(), format!("\t{code}"), "LOOP FALSE".into()]);
             format!("zrf-goal-{k}-{}", helpers.len())
         }
-        "checkmated" | "repetition" | "count-condition" => return Err(w.err(n.at, format!("the goal `{head}` is not supported yet"))),
+        "checkmated" | "repetition" => return Err(w.err(n.at, format!("the goal `{head}` is not supported yet"))),
         _ => return Err(w.err(n.at, format!("`{head}` is not a goal Zillions knows"))),
     })
 }

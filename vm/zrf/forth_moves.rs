@@ -25,7 +25,7 @@ pub(crate) fn block(w: &mut Writer, items: &[Node], indent: usize, drop: bool) -
 /// Instructions that the ZRF Language Reference lists and this does not
 /// translate yet: named in the error.
 const NOT_YET: &[&str] = &[
-    "cascade", "add-copy", "add-copy-partial", "set-flag", "set-attribute", "set-position-flag", "opposite", "move-type",
+    "cascade", "add-copy", "add-copy-partial", "set-attribute", "move-type",
 ];
 
 fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfError> {
@@ -36,6 +36,11 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
             if let Some(d) = w.names.direction(s) {
                 let code = format!("{d} verify");
                 w.line(indent, &code, at);
+                return Ok(());
+            }
+            // A position's name: the cursor goes there.
+            if let Some(p) = w.names.position(s) {
+                w.line(indent, &format!("{p} to"), at);
                 return Ok(());
             }
             let code = match s.to_lowercase().as_str() {
@@ -157,6 +162,33 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                     };
                     w.line(indent, &format!("{player} {ty} OR {pos} DUP 0< IF 2DROP ELSE 5 zrf-log! THEN"), at);
                 }
+                "opposite" => {
+                    let d = args.first().and_then(Node::sym).and_then(|s| w.names.direction_of.get(&s.to_lowercase()).copied());
+                    let Some(d) = d else { return Err(w.err(n.at, "(opposite DIRECTION)")) };
+                    let Some(o) = w.names.opposite[d] else {
+                        return Err(w.err(n.at, format!("direction `{}` has no opposite on this board (no direction undoes its links)", w.names.directions[d])));
+                    };
+                    w.line(indent, &format!("{} verify", w.names.directions[o]), at);
+                }
+                "set-flag" | "set-position-flag" => {
+                    let name = args.first().and_then(Node::sym).unwrap_or("");
+                    let value = match args.get(1) {
+                        Some(v) => cond(w, v)?,
+                        None => return Err(w.err(n.at, format!("({head} NAME VALUE [POSITION])"))),
+                    };
+                    let code = if lower == "set-flag" {
+                        let k = w.names.flag(name).unwrap_or(0);
+                        format!("{value} {k} zrf-flag !")
+                    } else {
+                        let k = w.names.position_flag(name).unwrap_or(0);
+                        let pos = match args.get(2) {
+                            Some(a) => place(w, a)?,
+                            None => "here".to_string(),
+                        };
+                        format!("{value} 0<> 1 AND {pos} DUP 0< IF 2DROP ELSE {k} zrf-pflag C! THEN")
+                    };
+                    w.line(indent, &code, at);
+                }
                 other if NOT_YET.contains(&other) => return Err(w.err(n.at, format!("`({head} …)` is not supported yet"))),
                 // `(n (verify empty?) add)`: a block, as a macro leaves it.
                 _ if w.names.direction(head).is_some() || BARE.contains(&lower.as_str()) => return block(w, items, indent, drop),
@@ -203,7 +235,7 @@ fn piece(w: &Writer, n: &Node) -> Result<String, ZrfError> {
 }
 
 /// Conditions not translated yet.
-const COND_NOT_YET: &[&str] = &["attacked?", "defended?", "adjacent-to-enemy?", "flag?", "position-flag?", "goal-position?"];
+const COND_NOT_YET: &[&str] = &["attacked?", "defended?", "adjacent-to-enemy?", "goal-position?"];
 
 /// A condition: code that leaves a flag.
 pub(crate) fn cond(w: &Writer, n: &Node) -> Result<String, ZrfError> {
@@ -275,6 +307,14 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
             let z = args.first().and_then(Node::sym).ok_or_else(|| w.err(n.at, "(in-zone? ZONE [POSITION])"))?;
             let zi = w.names.zone(z).ok_or_else(|| w.err(args[0].at, format!("`{z}` is not a zone of this board")))?;
             (format!("zone-{}?", w.names.zones[zi]), args.get(1))
+        }
+        "flag?" => {
+            let f = args.first().and_then(Node::sym).and_then(|s| w.names.flag(s)).ok_or_else(|| w.err(n.at, "(flag? NAME)"))?;
+            return Ok(format!("{f} zrf-flag @ 0<>{}", if negate { " 0=" } else { "" }));
+        }
+        "position-flag?" => {
+            let f = args.first().and_then(Node::sym).and_then(|s| w.names.position_flag(s)).ok_or_else(|| w.err(n.at, "(position-flag? NAME [POSITION])"))?;
+            (format!("{f} zrf-pflag C@ 0<>"), args.get(1))
         }
         "position?" => {
             let p = args.first().and_then(Node::sym).and_then(|s| w.names.position(s)).ok_or_else(|| w.err(n.at, "(position? POSITION)"))?;

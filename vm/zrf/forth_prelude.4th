@@ -24,7 +24,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 : zrf-entry ( i -- arg pos kind )
 	3 * CELLS zrf-log +  DUP 2 CELLS + @  OVER 1 CELLS + @  ROT @ ;
 
-: zrf-begin ( -- )  here zrf-mark !  -1 zrf-dest !  0 zrf-n ! ;
+: zrf-begin ( -- )  here zrf-mark !  -1 zrf-dest !  0 zrf-n !  zrf-clear-flags ;
 
 \ zrf-to-pos ( -- pos )  where the moving piece goes: `to`, else here
 : zrf-to-pos ( -- pos )  zrf-dest @ DUP 0< IF DROP here THEN ;
@@ -128,3 +128,9 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	ELSE
 		DUP 1 = IF DROP #LossScore EXIT THEN  2 = IF #WinScore ELSE #DrawScore THEN
 	THEN ;
+
+\ zrf-by-count ( player -- kind )  a count-condition met: more than half
+\ of the pieces on the board win (1), half draw (3), fewer lose (2)
+: zrf-by-count ( player -- kind )
+	0 zrf-count 2*  0 0 zrf-count
+	2DUP = IF 2DROP 3 EXIT THEN  > IF 1 ELSE 2 THEN ;
