@@ -225,6 +225,44 @@ fn flags_opposite_and_positions_as_steps() {
     assert_eq!(m, vec!["Man b1 - a1".to_string(), "Man b1 - c1".to_string()]);
 }
 
+/// Castling as chess ZRFs write it: `cascade` moves a second piece in
+/// the same move; `attribute` / `set-attribute` / an attribute as a
+/// condition.
+#[test]
+fn cascade_and_attributes() {
+    let src = r#"
+(game (title "Castle") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d/e/f/g/h" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (White (King e1) (Rook h1)) (Black (King a1)))
+  (piece (name Rook) (attribute never-moved? true) (moves (w (verify empty?) (set-attribute never-moved? false) add)))
+  (piece (name King) (attribute never-moved? true)
+    (moves
+      ((verify never-moved?) e (verify empty?) e (verify empty?) (set-attribute never-moved? false) cascade
+        e (verify (and friend? (piece? Rook) never-moved?)) from back e (set-attribute never-moved? false) add))))
+"#;
+    let mut vm = game("castle", src);
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m.len(), 2, "{m:?}");
+    vm.generate_turn().unwrap();
+    let castle = vm.move_texts().iter().position(|t| t.contains("King")).unwrap_or_else(|| panic!("{m:?}"));
+    vm.make_move(castle).unwrap();
+    vm.game.store.pop_list();
+    let at = |vm: &Vm, name: &str| {
+        let p = vm.game.board.position_named(name).unwrap();
+        vm.game.board.get(&vm.mem, p).unwrap()
+    };
+    assert_eq!(at(&vm, "e1"), 0);
+    assert_eq!(at(&vm, "h1"), 0);
+    assert_eq!(vm.game.piece_name(at(&vm, "g1") & 0x3ff), "King");
+    assert_eq!(vm.game.piece_name(at(&vm, "f1") & 0x3ff), "Rook");
+    // Both have moved: the attribute (bit 16) is off.
+    assert_eq!(at(&vm, "g1") >> 16, 0);
+    assert_eq!(at(&vm, "f1") >> 16, 0);
+    // The Black king never moved: on.
+    assert_eq!(at(&vm, "a1") >> 16, 1);
+}
+
 /// `flip`, and goals on pieces:
 /// pieces-remaining, total-piece-count, absolute-config.
 #[test]
@@ -261,14 +299,17 @@ fn flip_create_and_piece_goals() {
 /// An unsupported construct is named, with its place in the `.zrf`.
 #[test]
 fn an_unsupported_construct_names_its_place() {
-    let src = "(game (title \"Cascade\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n  (piece (name P) (moves (e cascade add))))\n";
-    let path = write_zrf("cascade", src);
-    let e = load_path(&path, None).err().expect("cascade is not supported");
-    assert!(e.contains("`cascade` is not supported yet"), "{e}");
-    assert!(e.contains("cascade.zrf:3:29"), "{e}");
+    let src = "(game (title \"Attacked\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n  (piece (name P) (moves (e (verify not-attacked?) add))))\n";
+    let path = write_zrf("attacked", src);
+    let e = load_path(&path, None).err().expect("attacked? is not supported");
+    assert!(e.contains("the condition `not-attacked?` is not supported yet"), "{e}");
+    assert!(e.contains("attacked.zrf:3:37"), "{e}");
     let o = axforth(&["moves", path.to_str().unwrap()]);
     assert!(!o.status.success());
-    assert!(both(&o).contains("cascade.zrf:3:29"), "{}", both(&o));
+    assert!(both(&o).contains("attacked.zrf:3:37"), "{}", both(&o));
+    // `check` names it for the variant.
+    let o = axforth(&["check", path.to_str().unwrap(), "--games", "1"]);
+    assert!(both(&o).contains("not-attacked?") && both(&o).contains("attacked.zrf:3:37"), "{}", both(&o));
 }
 
 /// A name the rules do not know (here a direction) is an error at its

@@ -78,6 +78,11 @@ pub(crate) struct Names {
     /// `set-flag` names, and `set-position-flag` names (lowercase).
     pub flags: Vec<String>,
     pub position_flags: Vec<String>,
+    /// `(attribute name default)` of the pieces: names (lowercase; the
+    /// k-th is bit 16 + k of a square), and per piece type the bits that
+    /// start set.
+    pub attributes: Vec<String>,
+    pub attribute_defaults: Vec<u32>,
 }
 
 fn word_name(text: &str) -> String {
@@ -112,6 +117,8 @@ impl Names {
             opposite: Vec::new(),
             flags: Vec::new(),
             position_flags: Vec::new(),
+            attributes: Vec::new(),
+            attribute_defaults: Vec::new(),
         };
         if v.players.is_empty() {
             return Err(err(zrf, v.title.at, format!("variant `{}` declares no players", v.title.text)));
@@ -141,6 +148,7 @@ impl Names {
         n.collect_move_types(v);
         n.opposites();
         n.collect_flags(v);
+        n.collect_attributes(zrf, v)?;
         Ok(n)
     }
 
@@ -296,6 +304,40 @@ impl Names {
         for n in v.raw.iter().filter(|n| n.is_form("piece")) {
             walk(n, &mut self.flags, &mut self.position_flags);
         }
+    }
+
+    /// `(attribute name value)` in the pieces: at most 15 names (bits 16
+    /// to 30 of a square).
+    fn collect_attributes(&mut self, zrf: &Zrf, v: &Variant) -> Result<(), ZrfError> {
+        self.attribute_defaults = vec![0; self.pieces.len()];
+        for piece in v.raw.iter().filter(|n| n.is_form("piece")) {
+            let name = piece.args().iter().find(|a| a.is_form("name")).and_then(|a| a.args().first()).and_then(Node::text).unwrap_or("");
+            let ty = self.piece_of.get(&name.to_lowercase()).copied();
+            for a in piece.args().iter().filter(|a| a.is_form("attribute")) {
+                let Some(attr) = a.args().first().and_then(Node::sym) else { continue };
+                let key = attr.to_lowercase();
+                let k = match self.attributes.iter().position(|x| *x == key) {
+                    Some(k) => k,
+                    None => {
+                        if self.attributes.len() >= 15 {
+                            return Err(err(zrf, a.at, "more than 15 piece attributes: not supported"));
+                        }
+                        self.attributes.push(key);
+                        self.attributes.len() - 1
+                    }
+                };
+                let on = a.args().get(1).and_then(Node::sym).is_some_and(|v| v.eq_ignore_ascii_case("true"));
+                if let (Some(t), true) = (ty, on) {
+                    self.attribute_defaults[t] |= 1 << (16 + k);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The bit of an attribute in a square's content.
+    pub fn attribute(&self, s: &str) -> Option<u32> {
+        self.attributes.iter().position(|a| a.eq_ignore_ascii_case(s)).map(|k| 1 << (16 + k))
     }
 
     pub fn flag(&self, s: &str) -> Option<usize> {
@@ -674,7 +716,7 @@ impl Writer<'_> {
         let kind = if drop { "drop" } else { "move" };
         let mut entries: Vec<(String, Option<String>)> = Vec::new();
         let mut move_type: Option<String> = None;
-        for (k, block) in list.args().iter().enumerate() {
+        for block in list.args() {
             if block.is_form("move-type") {
                 let t = block.args().first().and_then(Node::sym).ok_or_else(|| self.err(block.at, "(move-type NAME)"))?;
                 move_type = Some(self.names.move_type(t).unwrap_or(t).to_string());
@@ -683,7 +725,7 @@ impl Writer<'_> {
             let Some(items) = block.list() else {
                 return Err(self.err(block.at, format!("a {kind} is a list of instructions, not `{}`", block.text().unwrap_or(""))));
             };
-            let word = format!("{piece}-{kind}-{}", k + 1);
+            let word = format!("{piece}-{kind}-{}", entries.len() + 1);
             self.line(0, &format!(": {word} ( -- )"), Some(block.at));
             self.line(1, if drop { "zrf-begin-drop" } else { "zrf-begin-move" }, None);
             super::forth_moves::block(self, items, 1, drop)?;
@@ -736,6 +778,16 @@ impl Writer<'_> {
 
     fn setup(&mut self, v: &Variant) -> Result<(), ZrfError> {
         let mut reserves = Vec::new();
+        if self.names.attribute_defaults.iter().any(|&d| d != 0) {
+            let table: Vec<String> = self.names.attribute_defaults.iter().map(|d| format!("{d} ,")).collect();
+            self.line(0, &format!("CREATE zrf-attribute-defaults {}\t\\ per piece type: the attributes that start true", table.join(" ")), None);
+            self.line(0, "\\ zrf-attributes-at-start ( -- )  every piece on the board gets its type's attributes", None);
+            self.line(0, ": zrf-attributes-at-start ( -- )", None);
+            self.line(1, "zrf-#positions 0 ?DO I piece-at ?DUP IF", None);
+            self.line(2, "DUP #PieceType AND 1- CELLS zrf-attribute-defaults + @ OR", None);
+            self.line(2, "DUP #Player AND SWAP #Player INVERT AND I create-player-piece-type-at", None);
+            self.line(1, "THEN LOOP ;", None);
+        }
         self.line(0, "{board-setup", None);
         for e in &v.board_setup {
             let player = self.names.player(&e.player.text).ok_or_else(|| self.err(e.player.at, format!("board-setup names `{}`, which is not a player", e.player.text)))?.to_string();
@@ -757,6 +809,9 @@ impl Writer<'_> {
         self.out.text.push('\n');
         self.line(0, ": OnNewGame ( -- )", None);
         self.line(1, "-1 zrf-chain !  -1 zrf-last-from !  -1 zrf-last-to !", None);
+        if self.names.attribute_defaults.iter().any(|&d| d != 0) {
+            self.line(1, "zrf-attributes-at-start", None);
+        }
         for (player, piece, n, at) in reserves {
             self.line(1, &format!("{n} {player} {piece} zrf-slot zrf-reserve +!"), Some(at));
         }

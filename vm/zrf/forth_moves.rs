@@ -25,7 +25,7 @@ pub(crate) fn block(w: &mut Writer, items: &[Node], indent: usize, drop: bool) -
 /// Instructions that the ZRF Language Reference lists and this does not
 /// translate yet: named in the error.
 const NOT_YET: &[&str] = &[
-    "cascade", "add-copy", "add-copy-partial", "set-attribute", "move-type",
+    "add-copy", "add-copy-partial", "move-type",
 ];
 
 fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfError> {
@@ -53,6 +53,9 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                 "to" => "here zrf-dest !".to_string(),
                 "mark" => "here zrf-mark !".to_string(),
                 "back" => "zrf-mark @ to".to_string(),
+                // The piece moves here as a part of the move; the piece
+                // standing here (before the move) moves on from here.
+                "cascade" => "from here 6 zrf-log!  here home".to_string(),
                 other if NOT_YET.contains(&other) => return Err(w.err(n.at, format!("`{s}` is not supported yet"))),
                 _ => return Err(w.err(n.at, format!("`{s}` is neither an instruction of the move language nor a direction of this board"))),
             };
@@ -170,6 +173,22 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                     };
                     w.line(indent, &format!("{} verify", w.names.directions[o]), at);
                 }
+                "set-attribute" => {
+                    let name = args.first().and_then(Node::sym).unwrap_or("");
+                    let Some(bit) = w.names.attribute(name) else {
+                        return Err(w.err(n.at, format!("`{name}` is not an attribute of any piece (`(attribute {name} false)` in a piece declares one)")));
+                    };
+                    let k = bit.trailing_zeros() - 16;
+                    let value = match args.get(1) {
+                        Some(v) => cond(w, v)?,
+                        None => return Err(w.err(n.at, "(set-attribute NAME VALUE [POSITION])")),
+                    };
+                    let pos = match args.get(2) {
+                        Some(a) => place(w, a)?,
+                        None => "here".to_string(),
+                    };
+                    w.line(indent, &format!("{value} 0<> 1 AND {} + {pos} DUP 0< IF 2DROP ELSE 7 zrf-log! THEN", k * 2), at);
+                }
                 "set-flag" | "set-position-flag" => {
                     let name = args.first().and_then(Node::sym).unwrap_or("");
                     let value = match args.get(1) {
@@ -200,7 +219,7 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
 }
 
 /// Instructions written alone, which may start a block.
-const BARE: &[&str] = &["add", "add-partial", "capture", "flip", "change-owner", "from", "to", "mark", "back"];
+const BARE: &[&str] = &["add", "add-partial", "capture", "flip", "change-owner", "from", "to", "mark", "back", "cascade"];
 
 /// A name that can stand for a place: a position, a direction, or (for
 /// `go`) `from`, `to`, `mark`, `last-from`, `last-to`.
@@ -299,8 +318,10 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         "last-from?" => ("zrf-last-from @ =".into(), args.first()),
         "last-to?" => ("zrf-last-to @ =".into(), args.first()),
         "on-board?" => ("DROP TRUE".into(), args.first()),
+        // `(piece?)`, a macro's empty argument: any piece.
+        "piece?" if args.is_empty() => ("empty-at? 0=".into(), None),
         "piece?" => {
-            let t = args.first().ok_or_else(|| w.err(n.at, "(piece? TYPE [POSITION])"))?;
+            let t = &args[0];
             (format!("{} zrf-type-at?", piece(w, t)?), args.get(1))
         }
         "in-zone?" => {
@@ -320,7 +341,11 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
             let p = args.first().and_then(Node::sym).and_then(|s| w.names.position(s)).ok_or_else(|| w.err(n.at, "(position? POSITION)"))?;
             (format!("{p} ="), None)
         }
-        _ => return Err(w.err(n.at, format!("`{name}` is not a condition of the move language"))),
+        _ => match w.names.attribute(&base) {
+            // A piece's attribute: `never-moved?`.
+            Some(bit) => (format!("piece-at {bit} AND 0<>"), args.first()),
+            None => return Err(w.err(n.at, format!("`{name}` is neither a condition of the move language nor an attribute of a piece"))),
+        },
     };
     let not = if negate { " 0=" } else { "" };
     // Without an argument: here (always on the board); the plain forms

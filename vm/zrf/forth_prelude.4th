@@ -14,7 +14,8 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 
 \ zrf-log! ( arg pos kind -- )  log an edit: 1 capture, 2 change-type (arg
 \ the type), 3 change-owner (arg the player; `flip` too), 5 create (arg
-\ the piece)
+\ the piece), 6 cascade (a piece moves from arg to pos), 7 set-attribute
+\ (arg: attribute number * 2 + value)
 : zrf-log! ( arg pos kind -- )
 	zrf-n @ zrf-max < verify
 	zrf-n @ 3 * CELLS zrf-log +  TUCK !  TUCK 1 CELLS + !  2 CELLS + !
@@ -57,13 +58,22 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ zrf-mover-edit? ( pos kind -- ? )  an edit of the moving piece itself:
 \ applied after it has moved, where it lands
 : zrf-mover-edit? ( pos kind -- ? )
-	DUP 2 >= SWAP 3 <= AND  SWAP DUP from = SWAP zrf-to-pos = OR  AND ;
+	DUP 2 >= OVER 3 <= AND SWAP 7 = OR  SWAP DUP from = SWAP zrf-to-pos = OR  AND ;
+
+\ zrf-set-attribute ( arg pos -- )  run when the move is played: bit
+\ arg/2 of the piece's attributes (bit 16 and up of its square) becomes
+\ arg's low bit
+: zrf-set-attribute ( arg pos -- )
+	DUP piece-at 0= IF 2DROP EXIT THEN
+	>R  1 OVER 2/ 16 + LSHIFT  SWAP 1 AND IF R@ piece-at OR ELSE INVERT R@ piece-at AND THEN
+	DUP #Player AND SWAP #Player INVERT AND R> create-player-piece-type-at ;
 
 : zrf-apply ( arg pos kind -- )
 	DUP 1 = IF DROP NIP capture-at EXIT THEN
 	DUP 2 = IF DROP change-type-at EXIT THEN
 	DUP 3 = IF DROP change-owner-at EXIT THEN
-	DUP 5 = IF DROP >R DUP #Player AND SWAP #PieceType AND R> create-player-piece-type-at EXIT THEN
+	DUP 5 = IF DROP >R DUP #Player AND SWAP #Player INVERT AND R> create-player-piece-type-at EXIT THEN
+	DUP 7 = IF DROP SWAP COMPILE-LITERAL COMPILE-LITERAL COMPILE zrf-set-attribute EXIT THEN
 	DROP 2DROP ;
 
 \ zrf-played ( from to partial? player -- )  run when a move is played:
@@ -83,6 +93,9 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	ELSE
 		from zrf-to-pos 2DUP <> IF move ELSE 2DROP THEN
 	THEN
+	\ cascaded pieces move after it, the last cascaded first: each goes
+	\ where the piece after it left
+	zrf-n @ BEGIN DUP 0> WHILE 1- DUP zrf-entry 6 = IF move ELSE 2DROP THEN REPEAT DROP
 	zrf-n @ 0 ?DO
 		I zrf-entry DUP 1 <> IF
 			2DUP zrf-mover-edit? IF NIP zrf-to-pos SWAP THEN zrf-apply
