@@ -263,6 +263,33 @@ fn cascade_and_attributes() {
     assert_eq!(at(&vm, "a1") >> 16, 1);
 }
 
+/// `repetition`: the third time the position of the game stands.
+#[test]
+fn repetition_is_the_third_time() {
+    let src = r#"
+(game (title "Shuffle") (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (Man a1)) (B (Man d1)))
+  (piece (name Man) (moves (e (verify empty?) add) (w (verify empty?) add)))
+  (draw-condition (A B) repetition))
+"#;
+    let mut vm = game("shuffle", src);
+    vm.remember_position();
+    let mut verdicts = Vec::new();
+    for to in ["b1", "c1", "a1", "d1", "b1", "c1", "a1", "d1"] {
+        vm.generate_turn().unwrap();
+        let m = vm.move_texts().iter().position(|t| t.ends_with(to)).unwrap_or_else(|| panic!("{to}: {:?}", vm.move_texts()));
+        vm.make_move(m).unwrap();
+        vm.game.store.pop_list();
+        vm.remember_position();
+        vm.generate_turn().unwrap();
+        verdicts.push(vm.game_result().unwrap());
+        vm.game.store.pop_list();
+    }
+    let unknown = -2140000000;
+    assert_eq!(verdicts, vec![unknown, unknown, unknown, unknown, unknown, unknown, unknown, 0]);
+}
+
 /// `flip`, and goals on pieces:
 /// pieces-remaining, total-piece-count, absolute-config.
 #[test]

@@ -516,9 +516,9 @@ impl Writer<'_> {
             self.line(1, &row.join(" "), None);
         }
         self.line(1, "{variable} zrf-chain\t\\ a chain of partial moves: where its piece stands (-1: none)", None);
-        self.line(1, "{variable} zrf-last-from\t\\ the last move's from and to", None);
-        self.line(1, "{variable} zrf-last-to", None);
-        self.line(1, "{variable} zrf-mover\t\\ the player who moved last", None);
+        self.line(1, "{clock} zrf-last-from\t\\ the last move's from and to (clocks: not part of the position, as Zillions compared positions)", None);
+        self.line(1, "{clock} zrf-last-to", None);
+        self.line(1, "{clock} zrf-mover\t\\ the player who moved last", None);
         let slots = self.names.players.len() * self.names.pieces.len().max(1);
         self.line(1, &format!("{slots} {{array}} zrf-reserve\t\\ pieces off the board, per player and piece type"), None);
         self.line(0, "board}", None);

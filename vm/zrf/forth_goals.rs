@@ -4,7 +4,8 @@
 //! `count-condition` (met: the player with more pieces on the board
 //! wins, equal counts draw) with
 //! `stalemated`, `(pieces-remaining N [Type])`, `(total-piece-count N
-//! [Type])`, `(captured Type)`, `(absolute-config Types Places)`,
+//! [Type])`, `(captured Type)`, `repetition` (the third time a
+//! position of the game stands), `(absolute-config Types Places)`,
 //! `(relative-config Type dir Type …)` and `and`/`or`/`not` of them.
 //!
 //! A goal is tested for a player (`zrf-who`). After each move the goals
@@ -125,8 +126,26 @@ fn goal_cond(w: &Writer, n: &Node, k: usize, helpers: &mut Vec<Vec<String>>) -> 
             format!("{} 0=", goal_cond(w, c, k, helpers)?)
         }
         "absolute-config" => {
-            let Some((types, places)) = args.split_first() else { return Err(w.err(n.at, "(absolute-config TYPES PLACES)")) };
-            let test = piece_test(w, types)?;
+            // The piece types (names, or lists of names) first, then the
+            // places (zones, positions, or lists of them).
+            let is_types = |a: &Node| match a.list() {
+                Some(items) => !items.is_empty() && items.iter().all(|i| i.sym().is_some_and(|s| w.names.piece(s).is_some())),
+                None => a.sym().is_some_and(|s| w.names.piece(s).is_some()),
+            };
+            let split = args.iter().position(|a| !is_types(a)).unwrap_or(args.len());
+            if split == 0 {
+                return Err(w.err(n.at, "(absolute-config TYPES PLACES): no piece type"));
+            }
+            let (types, places) = args.split_at(split);
+            let mut names = Vec::new();
+            for t in types {
+                match t.list() {
+                    Some(items) => names.extend(items.iter().cloned()),
+                    None => names.push(t.clone()),
+                }
+            }
+            let list = Node { kind: Kind::List(names.into()), at: types[0].at };
+            let test = piece_test(w, &list)?;
             let mut inside = Vec::new();
             let mut flat: Vec<&Node> = Vec::new();
             for p in places {
@@ -172,7 +191,9 @@ fn goal_cond(w: &Writer, n: &Node, k: usize, helpers: &mut Vec<Vec<String>>) -> 
             helpers.push(vec!["zrf-#positions 0 ?DO".into(), format!("\t{code}"), "LOOP FALSE".into()]);
             format!("zrf-goal-{k}-{}", helpers.len())
         }
-        "checkmated" | "repetition" => return Err(w.err(n.at, format!("the goal `{head}` is not supported yet"))),
+        // The position of the game has now stood three times.
+        "repetition" => "repetition-count 3 >=".into(),
+        "checkmated" => return Err(w.err(n.at, format!("the goal `{head}` is not supported yet"))),
         _ => return Err(w.err(n.at, format!("`{head}` is not a goal Zillions knows"))),
     })
 }

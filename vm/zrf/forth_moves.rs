@@ -150,19 +150,21 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                     w.line(indent, &format!("{ty} {pos} DUP 0< IF 2DROP ELSE 2 zrf-log! THEN"), at);
                 }
                 "create" => {
-                    // (create [Player] Type [position])
-                    let mut rest = args;
+                    // (create [Player] [Type] [position]): the moving
+                    // piece's player and type when not given.
                     let mut player = "current-player".to_string();
-                    if let Some(p) = rest.first().and_then(Node::sym).and_then(|s| w.names.player(s)) {
-                        player = p.to_string();
-                        rest = &rest[1..];
+                    let mut ty = "current-piece-type".to_string();
+                    let mut pos = "here".to_string();
+                    for a in args {
+                        let s = a.sym().unwrap_or("");
+                        if let Some(p) = w.names.player(s) {
+                            player = p.to_string();
+                        } else if let Some(t) = w.names.piece(s) {
+                            ty = t.to_string();
+                        } else {
+                            pos = place(w, a)?;
+                        }
                     }
-                    let Some(t) = rest.first() else { return Err(w.err(n.at, "(create [PLAYER] TYPE [POSITION])")) };
-                    let ty = piece(w, t)?;
-                    let pos = match rest.get(1) {
-                        Some(a) => place(w, a)?,
-                        None => "here".to_string(),
-                    };
                     w.line(indent, &format!("{player} {ty} OR {pos} DUP 0< IF 2DROP ELSE 5 zrf-log! THEN"), at);
                 }
                 "opposite" => {
@@ -191,9 +193,10 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                 }
                 "set-flag" | "set-position-flag" => {
                     let name = args.first().and_then(Node::sym).unwrap_or("");
+                    // No value (a macro's empty argument): false.
                     let value = match args.get(1) {
                         Some(v) => cond(w, v)?,
-                        None => return Err(w.err(n.at, format!("({head} NAME VALUE [POSITION])"))),
+                        None => "FALSE".to_string(),
                     };
                     let code = if lower == "set-flag" {
                         let k = w.names.flag(name).unwrap_or(0);
