@@ -64,9 +64,9 @@ fn tictactoe_perft_1_to_9() {
 /// 32 squares (kill-positions), symmetry, a promotion zone per player,
 /// mandatory jumps by move-priorities, multi-jumps by add-partial.
 #[test]
-fn draughts_perft_1_to_7() {
+fn draughts_perft_1_to_8() {
     let mut vm = load(DRAUGHTS);
-    assert_eq!(perfts(&mut vm, 7), vec![7, 49, 302, 1469, 7361, 36768, 179740]);
+    assert_eq!(perfts(&mut vm, 8), vec![7, 49, 302, 1469, 7361, 36768, 179740, 845931]);
 }
 
 #[test]

@@ -47,8 +47,11 @@ pub fn port(zrf_path: &Path, variant: Option<&str>, out: &Path) -> Result<Vec<Pa
             }
         }
     }
-    if failed > 0 && written.is_empty() {
-        bail!("no variant of {} could be translated", zrf_path.display());
+    if written.is_empty() {
+        if failed > 0 {
+            bail!("no variant of {} could be translated", zrf_path.display());
+        }
+        bail!("{}: no Zillions rules variant to port (every variant chosen names an Axiom engine)", zrf_path.display());
     }
     Ok(written)
 }
