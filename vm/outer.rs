@@ -37,7 +37,7 @@ impl Vm {
     /// Interprets text generated from another source (a translated
     /// `.zrf`): `origins` are the byte offsets of its lines that come from
     /// a place of that source, in order; errors there point at the place.
-    pub fn run_generated(&mut self, name: &str, text: &[u8], origins: Vec<(u32, Option<crate::lexer::Location>)>) -> VmResult<()> {
+    pub fn run_generated(&mut self, name: &str, text: &[u8], origins: crate::vm::Origins) -> VmResult<()> {
         self.refill_steps();
         let file = self.add_file(name.to_string(), None, text.to_vec());
         self.origins.push((file, origins));

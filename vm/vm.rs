@@ -263,6 +263,10 @@ impl Output {
     }
 }
 
+/// Of a generated file: the byte offset of each line, and the place of
+/// the source it comes from, if any (`Vm::origins`).
+pub type Origins = Vec<(u32, Option<Location>)>;
+
 pub struct Vm {
     pub config: Config,
     pub(crate) stacks: Box<Stacks>,
@@ -316,7 +320,7 @@ pub struct Vm {
     /// Text generated from another source (a `.zrf` translated to
     /// ForthScript): per file, the byte offsets of its lines that come
     /// from a place of that source, so errors point there instead.
-    pub(crate) origins: Vec<(u32, Vec<(u32, Option<Location>)>)>,
+    pub(crate) origins: Vec<(u32, Origins)>,
     pub(crate) inputs: Vec<Input>,
     pub(crate) def: Option<Definition>,
     /// The word IMMEDIATE applies to.

@@ -320,7 +320,7 @@ impl Names {
 
     /// Every move type the variant names, in the order first seen.
     fn collect_move_types(&mut self, v: &Variant) {
-        fn walk(n: &Node, out: &mut Vec<String>, types_here: bool) {
+        fn walk(n: &Node, out: &mut Vec<String>) {
             if n.is_form("move-type") || n.is_form("move-priorities") {
                 out.extend(n.args().iter().filter_map(Node::sym).map(str::to_string));
                 return;
@@ -331,14 +331,14 @@ impl Names {
             }
             if let Some(items) = n.list() {
                 for i in items {
-                    walk(i, out, types_here);
+                    walk(i, out);
                 }
             }
         }
         let mut found = Vec::new();
         for n in &v.raw {
             if n.is_form("move-priorities") || n.is_form("piece") {
-                walk(n, &mut found, true);
+                walk(n, &mut found);
             }
         }
         for t in &v.turn_order.turns {
