@@ -290,6 +290,41 @@ fn repetition_is_the_third_time() {
     assert_eq!(verdicts, vec![unknown, unknown, unknown, unknown, unknown, unknown, unknown, 0]);
 }
 
+const KINGS: &str = r#"
+(define step ($1 (verify not-friend?) add))
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(game (title "Kings") (players White Black) (turn-order Black White)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c" (10 0)) ("3/2/1" (0 10)))
+     (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
+  (board-setup (White (King a1) (Rook ROOK)) (Black (King a3)))
+  (piece (name King) (moves (step n) (step s) (step e) (step w) (step ne) (step nw) (step se) (step sw)))
+  (piece (name Rook) (moves (slide n) (slide s) (slide e) (slide w)))
+  (loss-condition (White Black) (checkmated King)))
+"#;
+
+/// `(checkmated King)`: no move leaves the king attacked (`attacked?`
+/// is the same test), and no move with the king attacked loses.
+#[test]
+fn checkmated_filters_moves_and_ends_the_game() {
+    // The rook on c2: b3 is the only square the black king may take.
+    let mut vm = game("kings", &KINGS.replace("ROOK", "c2"));
+    assert_eq!(moves(&mut vm), vec!["King a3 - b3".to_string()]);
+    // On c3: every square is attacked and so is a3: mate.
+    let mut vm = game("mate", &KINGS.replace("ROOK", "c3"));
+    vm.generate_turn().unwrap();
+    assert_eq!(vm.game.store.count(), 0);
+    assert_eq!(vm.game_result().unwrap(), -2130000000);
+    vm.game.store.pop_list();
+    // `attacked?` as a condition (no checkmated goal here): a step south
+    // only onto an attacked square, beside the king's own steps.
+    let src = KINGS.replace("ROOK", "c2").replace("(step sw)))", "(step sw) (s (verify attacked?) add)))").replace("(loss-condition (White Black) (checkmated King))", "");
+    let mut vm = game("attacked", &src);
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m, ["King a3 - a2", "King a3 - a2", "King a3 - b2", "King a3 - b3"]);
+}
+
 /// `flip`, and goals on pieces:
 /// pieces-remaining, total-piece-count, absolute-config.
 #[test]
@@ -326,17 +361,17 @@ fn flip_create_and_piece_goals() {
 /// An unsupported construct is named, with its place in the `.zrf`.
 #[test]
 fn an_unsupported_construct_names_its_place() {
-    let src = "(game (title \"Attacked\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n  (piece (name P) (moves (e (verify not-attacked?) add))))\n";
-    let path = write_zrf("attacked", src);
-    let e = load_path(&path, None).err().expect("attacked? is not supported");
-    assert!(e.contains("the condition `not-attacked?` is not supported yet"), "{e}");
-    assert!(e.contains("attacked.zrf:3:37"), "{e}");
+    let src = "(game (title \"Defended\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n  (piece (name P) (moves (e (verify not-defended?) add))))\n";
+    let path = write_zrf("defended", src);
+    let e = load_path(&path, None).err().expect("defended? is not supported");
+    assert!(e.contains("the condition `not-defended?` is not supported yet"), "{e}");
+    assert!(e.contains("defended.zrf:3:37"), "{e}");
     let o = axforth(&["moves", path.to_str().unwrap()]);
     assert!(!o.status.success());
-    assert!(both(&o).contains("attacked.zrf:3:37"), "{}", both(&o));
+    assert!(both(&o).contains("defended.zrf:3:37"), "{}", both(&o));
     // `check` names it for the variant.
     let o = axforth(&["check", path.to_str().unwrap(), "--games", "1"]);
-    assert!(both(&o).contains("not-attacked?") && both(&o).contains("attacked.zrf:3:37"), "{}", both(&o));
+    assert!(both(&o).contains("not-defended?") && both(&o).contains("defended.zrf:3:37"), "{}", both(&o));
 }
 
 /// A name the rules do not know (here a direction) is an error at its

@@ -213,6 +213,19 @@ impl Writer<'_> {
         self.line(0, "\\ zrf-flag ( k -- addr )  zrf-pflag ( pos k -- addr )", None);
         self.line(0, ": zrf-flag ( k -- addr )  CELLS zrf-flags + ;", None);
         self.line(0, &format!(": zrf-pflag ( pos k -- addr )  {n_pos} * + zrf-pflags + ;"), None);
+        self.line(0, &format!("CREATE zrf-flags-saved {} CELLS ALLOT  CREATE zrf-pflags-saved {} ALLOT", nf.max(1), (npf * n_pos).max(1)), None);
+        self.line(0, &format!(": zrf-save-flags ( -- )  zrf-flags zrf-flags-saved {} CELLS MOVE  zrf-pflags zrf-pflags-saved {} MOVE ;", nf, npf * n_pos), None);
+        self.line(0, &format!(": zrf-restore-flags ( -- )  zrf-flags-saved zrf-flags {} CELLS MOVE  zrf-pflags-saved zrf-pflags {} MOVE ;", nf, npf * n_pos), None);
+        // `(checkmated T …)`: T's of a player are royal.
+        let royal = self.royal_types(v)?;
+        self.line(0, &format!("{} CONSTANT zrf-check?\t\\ a `checkmated` goal: no move may leave the mover's royal piece attacked", if royal.is_empty() { "FALSE" } else { "TRUE" }), None);
+        // Types by number: the pieces are declared further down.
+        let test = if royal.is_empty() {
+            "DROP FALSE".to_string()
+        } else {
+            royal.iter().map(|(t, name)| format!("DUP {t} = ( {name} )")).collect::<Vec<_>>().join(" ") + &" OR".repeat(royal.len() - 1) + " NIP"
+        };
+        self.line(0, &format!(": zrf-royal-type? ( type -- ? )  {test} ;"), None);
         self.line(0, "\\ zrf-clear-flags ( -- )  flags live while one move block runs", None);
         let mut clear = String::from(": zrf-clear-flags ( -- )");
         if nf > 0 {
@@ -230,6 +243,34 @@ impl Writer<'_> {
         self.out.text.push_str(PRELUDE);
         self.out.text.push('\n');
         Ok(())
+    }
+
+    /// The piece types of the `(checkmated T …)` goals.
+    fn royal_types(&self, v: &Variant) -> Result<Vec<(usize, String)>, ZrfError> {
+        fn walk(n: &Node, out: &mut Vec<Node>) {
+            if n.is_form("checkmated") {
+                out.extend(n.args().iter().cloned());
+                return;
+            }
+            for i in n.list().unwrap_or(&[]) {
+                walk(i, out);
+            }
+        }
+        let mut found = Vec::new();
+        for n in v.raw.iter().filter(|n| n.is_form("win-condition") || n.is_form("loss-condition") || n.is_form("draw-condition")) {
+            walk(n, &mut found);
+        }
+        let mut out: Vec<(usize, String)> = Vec::new();
+        for t in found {
+            let s = t.sym().unwrap_or("");
+            let Some(&i) = self.names.piece_of.get(&s.to_lowercase()) else {
+                return Err(self.err(t.at, format!("`{s}` is not a piece type of this game")));
+            };
+            if !out.iter().any(|(k, _)| *k == i + 1) {
+                out.push((i + 1, self.names.pieces[i].clone()));
+            }
+        }
+        Ok(out)
     }
 
     /// A zone: `zone-NAME-of? ( pos player -- ? )`, and `zone-NAME? ( pos
@@ -308,7 +349,12 @@ impl Writer<'_> {
         // The constants first: move words name pieces (promotions).
         self.line(0, "{pieces", None);
         let mut lists = Vec::new();
+        let mut seen = HashSet::new();
         for p in &v.pieces {
+            // A piece declared twice is one type (the first), as in `Names`.
+            if !seen.insert(p.name.text.to_lowercase()) {
+                continue;
+            }
             let name = self.names.piece(&p.name.text).unwrap_or(&p.name.text).to_string();
             let raw = self.raw(v, "piece").find(|r| r.args().iter().any(|a| a.is_form("name") && a.args().first().and_then(Node::text).is_some_and(|t| p.name.is(t))));
             let moves = raw.and_then(|r| r.args().iter().find(|a| a.is_form("moves"))).cloned();

@@ -5,7 +5,7 @@
 //! wins, equal counts draw) with
 //! `stalemated`, `(pieces-remaining N [Type])`, `(total-piece-count N
 //! [Type])`, `(captured Type)`, `repetition` (the third time a
-//! position of the game stands), `(absolute-config Types Places)`,
+//! position of the game stands), `(checkmated Type)`, `(absolute-config Types Places)`,
 //! `(relative-config Type dir Type …)` and `and`/`or`/`not` of them.
 //!
 //! A goal is tested for a player (`zrf-who`). After each move the goals
@@ -193,7 +193,9 @@ fn goal_cond(w: &Writer, n: &Node, k: usize, helpers: &mut Vec<Vec<String>>) -> 
         }
         // The position of the game has now stood three times.
         "repetition" => "repetition-count 3 >=".into(),
-        "checkmated" => return Err(w.err(n.at, format!("the goal `{head}` is not supported yet"))),
+        // No move, and the royal piece attacked (only the player to move
+        // can be: only its moves are known).
+        "checkmated" => "current-player zrf-who @ = stalemate? AND DUP IF DROP zrf-in-check? THEN".into(),
         _ => return Err(w.err(n.at, format!("`{head}` is not a goal Zillions knows"))),
     })
 }

@@ -3,8 +3,10 @@
 //! Owns the instructions (direction steps, `from`/`to`, `mark`/`back`,
 //! `go`, `verify`, `if`/`else`, `while`, `add` and its promotion choices,
 //! `add-partial`, `capture`, `change-type`, `change-owner`, `flip`,
-//! `create`) and the conditions (`empty? friend? enemy? neutral? piece?
-//! marked? position? in-zone? on-board? last-from? last-to?`, their
+//! `create`, `cascade`, `opposite`, `set-flag`, `set-position-flag`,
+//! `set-attribute`) and the conditions (`empty? friend? enemy? neutral?
+//! piece? marked? position? in-zone? on-board? last-from? last-to?
+//! attacked? flag? position-flag?`, piece attributes, their
 //! `not-` forms, a position or direction argument, `and`/`or`/`not`).
 //! Edits go to the runtime's log (`zrf-log!`) and `add` turns the log into
 //! an Axiom move (`zrf-add`, in `forth_prelude.4th`); a direction step off
@@ -257,7 +259,7 @@ fn piece(w: &Writer, n: &Node) -> Result<String, ZrfError> {
 }
 
 /// Conditions not translated yet.
-const COND_NOT_YET: &[&str] = &["attacked?", "defended?", "adjacent-to-enemy?", "goal-position?"];
+const COND_NOT_YET: &[&str] = &["defended?", "adjacent-to-enemy?", "goal-position?"];
 
 /// A condition: code that leaves a flag.
 pub(crate) fn cond(w: &Writer, n: &Node) -> Result<String, ZrfError> {
@@ -321,6 +323,7 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         "last-from?" => ("zrf-last-from @ =".into(), args.first()),
         "last-to?" => ("zrf-last-to @ =".into(), args.first()),
         "on-board?" => ("DROP TRUE".into(), args.first()),
+        "attacked?" => ("zrf-attacked?".into(), args.first()),
         // `(piece?)`, a macro's empty argument: any piece.
         "piece?" if args.is_empty() => ("empty-at? 0=".into(), None),
         "piece?" => {

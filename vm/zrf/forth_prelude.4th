@@ -8,6 +8,8 @@ VARIABLE zrf-mark	\ `mark` / `back`: the marked position
 VARIABLE zrf-dest	\ `to`: the destination (-1: the current position)
 VARIABLE zrf-dropping	\ the move word is a drop
 VARIABLE zrf-n		\ entries in zrf-log
+VARIABLE zrf-base	\ the first entry of the move word running (a test of attacks runs move words inside one)
+VARIABLE zrf-probing	\ a test of attacks runs: its moves are not tested again
 VARIABLE zrf-who	\ the player a goal is tested for
 256 CONSTANT zrf-max
 CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
@@ -25,7 +27,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 : zrf-entry ( i -- arg pos kind )
 	3 * CELLS zrf-log +  DUP 2 CELLS + @  OVER 1 CELLS + @  ROT @ ;
 
-: zrf-begin ( -- )  here zrf-mark !  -1 zrf-dest !  0 zrf-n !  zrf-clear-flags ;
+: zrf-begin ( -- )  here zrf-mark !  -1 zrf-dest !  zrf-base @ zrf-n !  zrf-clear-flags ;
 
 \ zrf-to-pos ( -- pos )  where the moving piece goes: `to`, else here
 : zrf-to-pos ( -- pos )  zrf-dest @ DUP 0< IF DROP here THEN ;
@@ -81,13 +83,73 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 : zrf-played ( from to partial? player -- )
 	zrf-mover !  IF DUP ELSE -1 THEN zrf-chain !  zrf-last-to !  zrf-last-from ! ;
 
+\ ---- attacks: `attacked?` and the `checkmated` goal ----
+
+: zrf-cell ( pos -- addr )  CELLS $board @ + ;
+
+\ zrf-reached? ( pos -- ? )  a move of the player after the one to move
+\ ends on pos or captures there (move words run inside this one: what
+\ they share is kept aside)
+: zrf-reached? ( pos -- ? )
+	zrf-base @ >R  zrf-n @ >R  zrf-mark @ >R  zrf-dest @ >R  zrf-dropping @ >R  zrf-save-flags
+	zrf-n @ zrf-base !  TRUE zrf-probing !
+	current-player TRUE 0 $GenerateMoves
+	FALSE $FirstMove BEGIN DUP WHILE
+		DUP 3 PICK $MoveReaches? IF 2DROP TRUE 0 ELSE $NextMove THEN
+	REPEAT DROP NIP
+	$DeallocateMoves
+	FALSE zrf-probing !
+	zrf-restore-flags  R> zrf-dropping !  R> zrf-dest !  R> zrf-mark !  R> zrf-n !  R> zrf-base ! ;
+
+\ zrf-attacked? ( pos -- ? )  `attacked?`: an enemy move reaches pos
+: zrf-attacked? ( pos -- ? )  zrf-probing @ IF DROP FALSE EXIT THEN  zrf-reached? ;
+
+\ zrf-mover-royal? ( content -- ? )  a piece of the player to move whose
+\ checkmate loses the game
+: zrf-mover-royal? ( content -- ? )
+	DUP 0= IF EXIT THEN
+	DUP #PlayerNumber AND current-player #PlayerNumber AND = SWAP #PieceType AND zrf-royal-type? AND ;
+
+\ zrf-royal-pos ( -- pos )  where the royal piece of the player to move
+\ stands, -1 if nowhere
+: zrf-royal-pos ( -- pos )
+	-1 zrf-#positions 0 ?DO I zrf-cell @ zrf-mover-royal? IF DROP I LEAVE THEN LOOP ;
+
+\ zrf-in-check? ( -- ? )  the royal piece of the player to move is attacked
+: zrf-in-check? ( -- ? )  zrf-royal-pos DUP 0< IF DROP FALSE ELSE zrf-attacked? THEN ;
+
+\ zrf-poke ( content pos -- )  writes a square of a cloned board
+: zrf-poke ( content pos -- )  zrf-cell ! ;
+
+\ zrf-apply-to-board ( -- )  the move built so far, written on the board
+\ (a clone): captures, the move, the cascades
+: zrf-apply-to-board ( -- )
+	zrf-n @ zrf-base @ ?DO I zrf-entry 1 = IF 0 SWAP zrf-poke DROP ELSE 2DROP THEN LOOP
+	zrf-dropping @ IF
+		current-piece zrf-to-pos zrf-poke
+	ELSE
+		from zrf-to-pos 2DUP <> IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
+	THEN
+	zrf-n @ BEGIN DUP zrf-base @ > WHILE
+		1- DUP zrf-entry 6 = IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
+	REPEAT DROP ;
+
+\ zrf-legal? ( -- ? )  with a `checkmated` goal Zillions offers no move
+\ that leaves the mover's royal piece attacked
+: zrf-legal? ( -- ? )
+	zrf-probing @ IF TRUE EXIT THEN
+	$CloneBoard  zrf-apply-to-board
+	zrf-in-check? 0=
+	$DeallocateBoard ;
+
 \ zrf-add ( type partial -- )  ZRF's `add`: the move so far becomes an
 \ Axiom move (type: the piece it turns into, 0 none; partial: -1 not
 \ partial, 0 partial, n partial of move type n); the block goes on.
 \ Captures first, then the piece moves, then the other edits in their
 \ order (a type or owner change of the moving piece where it lands)
 : zrf-add ( type partial -- )
-	zrf-n @ 0 ?DO I zrf-entry DUP 1 = IF zrf-apply ELSE DROP 2DROP THEN LOOP
+	zrf-check? IF zrf-legal? 0= IF 2DROP EXIT THEN THEN
+	zrf-n @ zrf-base @ ?DO I zrf-entry DUP 1 = IF zrf-apply ELSE DROP 2DROP THEN LOOP
 	zrf-dropping @ IF
 		zrf-to-pos create-at
 	ELSE
@@ -95,8 +157,8 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	THEN
 	\ cascaded pieces move after it, the last cascaded first: each goes
 	\ where the piece after it left
-	zrf-n @ BEGIN DUP 0> WHILE 1- DUP zrf-entry 6 = IF move ELSE 2DROP THEN REPEAT DROP
-	zrf-n @ 0 ?DO
+	zrf-n @ BEGIN DUP zrf-base @ > WHILE 1- DUP zrf-entry 6 = IF move ELSE 2DROP THEN REPEAT DROP
+	zrf-n @ zrf-base @ ?DO
 		I zrf-entry DUP 1 <> IF
 			2DUP zrf-mover-edit? IF NIP zrf-to-pos SWAP THEN zrf-apply
 		ELSE DROP 2DROP THEN
