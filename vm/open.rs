@@ -58,6 +58,12 @@ impl ZrfVariant {
         Some(ZrfVariant { zrf, variant })
     }
 
+    /// A Zillions rules game: no Axiom engine; its ZRF moves are
+    /// translated (`zrf::forth`).
+    pub fn is_rules(&self) -> bool {
+        self.variant.engine.is_none()
+    }
+
     /// `(option "pass turn" true)`: Zillions let a human pass at any turn
     /// (its Pass command). An engine passed only when its own moves held a
     /// Pass, as Axiom's search generated its own moves.
@@ -238,11 +244,8 @@ fn script_of(v: &ZrfVariant) -> Result<PathBuf, String> {
     let zrf = &v.zrf;
     let variant = v.variant();
     let Some(engine) = &variant.engine else {
-        return Err(format!(
-            "{}: `{}` is a Zillions rules game (it names no Axiom engine): its moves are written in ZRF, which axforth does not run yet",
-            zrf.path.display(),
-            variant.title.text
-        ));
+        // Zillions' own rules: translated when loaded (`load_game`).
+        return Ok(zrf.path.clone());
     };
     let here = zrf.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let engine_path = engine.text.replace('\\', "/");
@@ -323,11 +326,33 @@ fn find_without_case(path: &Path) -> Option<PathBuf> {
 impl Vm {
     /// Loads a game: its `.4th`, then what its `.zrf` variant adds.
     pub fn load_game(&mut self, game: &GameFile) -> VmResult<()> {
+        if let Some(v) = game.zrf.as_ref().filter(|v| v.is_rules()) {
+            return self.load_rules(v);
+        }
         self.run_file(&game.script)?;
         match &game.zrf {
             Some(v) => self.apply_zrf(v, &game.script),
             None => Ok(()),
         }
+    }
+
+    /// A plain Zillions variant: its rules translated into ForthScript
+    /// (`zrf::forth`) and loaded as a game file; an error in that text
+    /// points at the `.zrf` construct it comes from.
+    fn load_rules(&mut self, v: &ZrfVariant) -> VmResult<()> {
+        let zrf = &v.zrf;
+        let t = crate::zrf::forth::translate(zrf, v.variant()).map_err(|e| {
+            let mut err = VmError::new(ErrorKind::Game(e.message.clone()));
+            err.location = e.place.as_deref().and_then(parse_place);
+            err
+        })?;
+        let origins = t
+            .origins
+            .iter()
+            .map(|&(offset, at)| (offset, at.and_then(|at| parse_place(&zrf.place(at)))))
+            .collect();
+        let name = format!("{} [{}]", zrf.path.display(), v.title());
+        self.run_generated(&name, t.text.as_bytes(), origins)
     }
 
     /// What a `.zrf` variant carries that its `.4th` may not:
@@ -435,4 +460,11 @@ fn placements(lines: &[SetupLine]) -> std::collections::BTreeSet<(String, String
         .iter()
         .flat_map(|l| l.positions.iter().map(move |p| (l.player.to_lowercase(), l.piece.to_lowercase(), p.to_lowercase())))
         .collect()
+}
+
+/// "file:line:col" back into a `Location` (the file may hold `:`).
+fn parse_place(place: &str) -> Option<crate::lexer::Location> {
+    let (rest, col) = place.rsplit_once(':')?;
+    let (file, line) = rest.rsplit_once(':')?;
+    Some(crate::lexer::Location { file: file.to_string(), line: line.parse().ok()?, col: col.parse().ok()? })
 }

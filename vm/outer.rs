@@ -35,6 +35,17 @@ impl Vm {
         self.note_bye(r)
     }
 
+    /// Interprets text generated from another source (a translated
+    /// `.zrf`): `origins` are the byte offsets of its lines that come from
+    /// a place of that source, in order; errors there point at the place.
+    pub fn run_generated(&mut self, name: &str, text: &[u8], origins: crate::vm::Origins) -> VmResult<()> {
+        self.refill_steps();
+        let file = self.add_file(name.to_string(), None, text.to_vec());
+        self.origins.push((file, origins));
+        let r = self.interpret_file(file, true);
+        self.note_bye(r)
+    }
+
     /// `BYE` ends interpreting successfully; the host asks `bye_requested`
     /// to know whether to stop.
     fn note_bye(&mut self, r: VmResult<()>) -> VmResult<()> {

@@ -261,6 +261,10 @@ impl Output {
     }
 }
 
+/// Of a generated file: the byte offset of each line, and the place of
+/// the source it comes from, if any (`Vm::origins`).
+pub type Origins = Vec<(u32, Option<Location>)>;
+
 pub struct Vm {
     pub config: Config,
     pub(crate) stacks: Box<Stacks>,
@@ -311,6 +315,10 @@ pub struct Vm {
     pub(crate) hosts: Vec<HostWord>,
 
     pub files: Vec<SourceFile>,
+    /// Text generated from another source (a `.zrf` translated to
+    /// ForthScript): per file, the byte offsets of its lines that come
+    /// from a place of that source, so errors point there instead.
+    pub(crate) origins: Vec<(u32, Origins)>,
     pub(crate) inputs: Vec<Input>,
     pub(crate) def: Option<Definition>,
     /// The word IMMEDIATE applies to.
@@ -418,6 +426,7 @@ impl Vm {
             defer_owner: Vec::new(),
             hosts: Vec::new(),
             files: Vec::new(),
+            origins: Vec::new(),
             inputs: Vec::new(),
             def: None,
             latest: None,
@@ -704,6 +713,12 @@ impl Vm {
     pub fn location(&self, pos: Pos) -> Option<Location> {
         if pos.is_none() {
             return None;
+        }
+        if let Some((_, lines)) = self.origins.iter().find(|(file, _)| *file == pos.file) {
+            let i = lines.partition_point(|(offset, _)| *offset <= pos.offset);
+            if let Some((_, Some(at))) = i.checked_sub(1).and_then(|i| lines.get(i)) {
+                return Some(at.clone());
+            }
         }
         let f = self.files.get(pos.file as usize)?;
         let (line, col) = f.line_col(pos.offset);

@@ -18,6 +18,7 @@ mod merge;
 mod moves;
 mod perft;
 mod play;
+mod port;
 mod repl;
 mod replay;
 mod run;
@@ -217,6 +218,17 @@ enum Command {
         /// Keep each failing game in this folder as a game log (moves up to the failure) that `view`, `replay` and `show --after` open
         #[arg(long, value_name = "DIR")]
         log: Option<PathBuf>,
+    },
+    /// Translate a Zillions rules game (.zrf without an Axiom engine) into ForthScript: one .4th per variant
+    Port {
+        /// The .zrf
+        game: PathBuf,
+        /// Only this variant, by title or number from 1 (default: every variant)
+        #[arg(long, value_name = "TITLE|N")]
+        variant: Option<String>,
+        /// The folder to write the .4th files into
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
     },
     /// Play back a record (an autoplay game log or JSON Lines file, or an AutoPlay log of the original Axiom) move by move; report where the rules disagree
     #[command(after_help = "RECORD is any of:\n  \
@@ -419,6 +431,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             let game = game.map(|g| GameFile::open(&g, variant.as_deref())).transpose().map_err(anyhow::Error::msg)?;
             replay::replay(config, &log, game.as_ref(), json)
         }
+        Command::Port { game, variant, output } => port::port(&game, variant.as_deref(), &output).map(|_| ExitCode::SUCCESS),
         Command::Autoplay(args) => autoplay::autoplay(config, &args),
         Command::Merge { files, out, summary_json } => merge::merge(&files, out.as_deref(), summary_json.as_deref()),
         Command::Bench { sections, script_engine, game, depth, runs } => {

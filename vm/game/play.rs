@@ -693,6 +693,20 @@ pub fn register(vm: &mut Vm) {
             Ok(if r.is_empty() { 0 } else { r.start as i32 + 1 })
         }),
         direct("$NextMove", "( m -- m' )", |vm, m, _| Ok(vm.game.store.next_handle(m))),
+        // Not the original's: move m puts a piece on pos or captures there
+        // (the translated Zillions rules ask it for `attacked?`).
+        direct("$MoveReaches?", "( m pos -- ? )", |vm, m, pos| {
+            let m = vm.move_index(m, "$MoveReaches?")?;
+            let rec = vm.game.store.moves[m];
+            let actions = vm.game.store.actions.get(rec.actions as usize..(rec.actions + rec.len) as usize).unwrap_or(&[]);
+            let hit = actions.iter().any(|a| match *a {
+                Action::Move { to, .. } => to == pos,
+                Action::Capture(p) => p == pos,
+                Action::Place { pos: p, .. } => p == pos,
+                _ => false,
+            });
+            Ok(if hit { -1 } else { 0 })
+        }),
         // The original's variable: `$movesList @` is the current list's
         // header, cell 1 its move count, cell 2 its first move. Each
         // nesting depth has a header of its own, so a header an engine

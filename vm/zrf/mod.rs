@@ -17,8 +17,16 @@
 //! - this file: `Zrf::read`, the entry point, driving the three above
 //! - `variants`: inheritance between game and variant blocks, and the
 //!   reading of each declaration's shape
+//! - `forth` (with `forth_names`, `forth_moves`, `forth_goals`,
+//!   `forth_prelude.4th`): a
+//!   plain Zillions variant (no engine line) translated into ForthScript
+//!   in the Axiom vocabulary
 
 pub mod expand;
+pub mod forth;
+mod forth_goals;
+mod forth_moves;
+mod forth_names;
 pub mod model;
 pub mod sexpr;
 pub mod variants;

@@ -1,0 +1,411 @@
+//! Plain Zillions games (a `.zrf` with no Axiom engine line): their
+//! rules translated into ForthScript (`zrf::forth`) and played as any
+//! game. The games are our own (`tests/zrf-rules/`), written the way
+//! Zillions authors write them; small ones for single constructs are
+//! written here.
+
+use axforth::open::GameFile;
+use axforth::{Config, Vm};
+use pretty_assertions::assert_eq;
+use std::path::{Path, PathBuf};
+mod common;
+use common::cli::{axforth, both, root, scratch, stdout};
+
+const TICTACTOE: &str = "tests/zrf-rules/TicTacToe.zrf";
+const DRAUGHTS: &str = "tests/zrf-rules/Draughts.zrf";
+
+fn load_path(path: &Path, variant: Option<&str>) -> Result<Vm, String> {
+    let game = GameFile::open(path, variant)?;
+    let mut vm = Vm::new(Config { seed: Some(1), ..Config::default() }).map_err(|e| e.to_string())?;
+    vm.capture_output();
+    vm.load_game(&game).map_err(|e| e.to_string())?;
+    vm.new_game().map_err(|e| e.to_string())?;
+    Ok(vm)
+}
+
+fn load(path: &str) -> Vm {
+    load_path(&root().join(path), None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A `.zrf` of the test's own, written to a scratch folder.
+fn write_zrf(name: &str, text: &str) -> PathBuf {
+    let dir = scratch(name);
+    let path = dir.join(format!("{name}.zrf"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn game(name: &str, text: &str) -> Vm {
+    load_path(&write_zrf(name, text), None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn moves(vm: &mut Vm) -> Vec<String> {
+    vm.generate_turn().unwrap_or_else(|e| panic!("{e}"));
+    let texts = vm.move_texts();
+    vm.game.store.pop_list();
+    texts
+}
+
+fn perfts(vm: &mut Vm, n: u32) -> Vec<u64> {
+    (1..=n).map(|d| vm.perft(d).unwrap_or_else(|e| panic!("perft {d}: {e}"))).collect()
+}
+
+// ---- the two games of the slice, against published counts ---------------------
+
+/// Drops, a grid with word-like names, relative-config goals in an `or`.
+/// Perft 9 counts the 9-ply sequences (127872), as scripts/tictactoe's
+/// own test does; the 255168 games end at plies 5 to 9.
+#[test]
+fn tictactoe_perft_1_to_9() {
+    let mut vm = load(TICTACTOE);
+    assert_eq!(perfts(&mut vm, 9), vec![9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]);
+}
+
+/// 32 squares (kill-positions), symmetry, a promotion zone per player,
+/// mandatory jumps by move-priorities, multi-jumps by add-partial.
+#[test]
+fn draughts_perft_1_to_8() {
+    let mut vm = load(DRAUGHTS);
+    assert_eq!(perfts(&mut vm, 8), vec![7, 49, 302, 1469, 7361, 36768, 179740, 845931]);
+}
+
+#[test]
+fn draughts_moves_read_as_zillions_moves() {
+    let mut vm = load(DRAUGHTS);
+    let m = moves(&mut vm);
+    assert_eq!(m.len(), 7);
+    assert!(m.iter().any(|t| t.contains("a3") && t.contains("b4")), "{m:?}");
+}
+
+// ---- constructs ---------------------------------------------------------------
+
+const SLIDER: &str = r#"
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(game (title "Slide") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c/d" (10 0)) ("4/3/2/1" (0 10)))
+     (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+  (board-setup (White (Rook a1) (Pawn b2)) (Black (Rook a3 c1)))
+  (piece (name Pawn))
+  (piece (name Rook) (moves (slide n) (slide e) (slide s) (slide w))))
+"#;
+
+/// `while`, a step off the board ending the block, captures by moving.
+#[test]
+fn while_slides_and_captures_by_moving() {
+    let mut vm = game("slide", SLIDER);
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m.len(), 4, "{m:?}");
+    assert!(m.iter().any(|t| t.contains("a1") && t.contains("a3")), "{m:?}");
+    assert!(m.iter().any(|t| t.contains("a1") && t.contains("c1")), "{m:?}");
+}
+
+/// `mark`/`back`, `(capture dir)`, conditions with a direction argument
+/// and their not- forms, `(change-type T)` on the moving piece, `if`/`else`.
+#[test]
+fn mark_back_capture_at_and_change_type() {
+    let src = r#"
+(game (title "Marks") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c" (10 0)) ("3/2/1" (0 10)))
+     (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+  (board-setup (White (Stone b2)) (Black (Stone b3 c2)))
+  (piece (name Queen))
+  (piece (name Stone)
+    (moves
+      ; shoot north without moving: the piece stays, the target goes
+      (mark (verify (enemy? n)) (capture n) back add)
+      ; step west when east is an enemy and north is not empty; crown
+      ((verify (enemy? e)) (verify (not-empty? n)) (verify (on-board? s)) w (change-type Queen) add)
+      ; step south when west of here is not on the board: never
+      ((verify (not-on-board? w)) s add)
+      ((verify (on-board? w)) (verify (not-friend? w)) s (if (empty? e) (add Queen Stone) else add)))))
+"#;
+    let mut vm = game("marks", src);
+    let m = moves(&mut vm);
+    // The shot (an empty move but for its capture), the crowning step,
+    // the south step with its two promotion choices.
+    assert_eq!(m.len(), 4, "{m:?}");
+    let mut vm2 = game("marks2", src);
+    assert_eq!(vm2.perft(1).unwrap(), 4);
+}
+
+/// `(verify (not-on-board? s))` is false on b2 (b1 is on the board), so
+/// the crowning step is not offered when s exists: check the count moves.
+#[test]
+fn on_board_with_a_direction_argument() {
+    let src = r#"
+(game (title "Edge") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b" (10 0)) ("2/1" (0 10)))
+     (directions (n 0 -1) (s 0 1))))
+  (board-setup (White (Man a1 b2)) (Black (Man a2)))
+  (piece (name Man) (moves ((verify (not-on-board? s)) (verify (on-board? n)) n (verify not-friend?) add))))
+"#;
+    let mut vm = game("edge", src);
+    let m = moves(&mut vm);
+    // a1: s is off the board, n is a2 (an enemy): taken. b2: s is b1.
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].contains("a1") && m[0].contains("a2"), "{m:?}");
+}
+
+/// Drops from reserves (`off N`): the counts run out.
+#[test]
+fn drops_take_from_reserves() {
+    let src = r#"
+(game (title "Reserve") (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1" (0 10))) (directions (e 1 0))))
+  (board-setup (A (Disc off 1)) (B (Disc off 2)))
+  (piece (name Disc) (drops ((verify empty?) add))))
+"#;
+    let mut vm = game("reserve", src);
+    // A: 3 drops; B: 2; then A has none left: the game stops (a draw
+    // by stalemate) with no move.
+    assert_eq!(perfts(&mut vm, 3), vec![3, 6, 0]);
+}
+
+/// `(turn-order A A B repeat …)`: the order after `repeat` loops.
+#[test]
+fn turn_order_with_repeat() {
+    let src = r#"
+(game (title "Order") (players A B) (turn-order A repeat B A)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d/e/f" (10 0)) ("1" (0 10))) (directions (e 1 0))))
+  (piece (name Disc) (drops ((verify empty?) add))))
+"#;
+    let mut vm = game("order", src);
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        seen.push(vm.game.player_name(vm.player_to_move()));
+        vm.generate_turn().unwrap();
+        vm.make_move(0).unwrap();
+        vm.game.store.pop_list();
+    }
+    assert_eq!(seen, vec!["A", "B", "A", "B", "A"]);
+}
+
+/// `create` where the piece leaves: the new piece stays, the piece moves.
+#[test]
+fn create_behind_the_moving_piece() {
+    let src = r#"
+(game (title "Create") (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (Disc a1)))
+  (piece (name Disc) (moves (e (verify empty?) (create Disc w) add))))
+"#;
+    let mut vm = game("create", src);
+    vm.generate_turn().unwrap();
+    vm.make_move(0).unwrap();
+    vm.game.store.pop_list();
+    let at = |vm: &Vm, name: &str| {
+        let p = vm.game.board.position_named(name).unwrap();
+        vm.game.board.get(&vm.mem, p).unwrap()
+    };
+    assert_ne!(at(&vm, "a1"), 0, "the created piece");
+    assert_ne!(at(&vm, "b1"), 0, "the piece that moved");
+}
+
+/// `set-flag`/`flag?` (a condition's value), `set-position-flag`/
+/// `position-flag?`, `(opposite dir)`, a position's name as a step.
+#[test]
+fn flags_opposite_and_positions_as_steps() {
+    let src = r#"
+(game (title "Flags") (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (Man b1)) (B (Man d1)))
+  (piece (name Man) (moves
+    ((set-position-flag start true) e (verify empty?) (opposite e) (verify (position-flag? start)) e add)
+    ((set-flag went (empty? w)) (verify (flag? went)) (verify (not-position-flag? start)) a1 (verify empty?) add)
+    ((verify (flag? went)) w add)))
+  (count-condition (A B) stalemated))
+"#;
+    let mut vm = game("flags", src);
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m, vec!["Man b1 - a1".to_string(), "Man b1 - c1".to_string()]);
+}
+
+/// Castling as chess ZRFs write it: `cascade` moves a second piece in
+/// the same move; `attribute` / `set-attribute` / an attribute as a
+/// condition.
+#[test]
+fn cascade_and_attributes() {
+    let src = r#"
+(game (title "Castle") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d/e/f/g/h" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (White (King e1) (Rook h1)) (Black (King a1)))
+  (piece (name Rook) (attribute never-moved? true) (moves (w (verify empty?) (set-attribute never-moved? false) add)))
+  (piece (name King) (attribute never-moved? true)
+    (moves
+      ((verify never-moved?) e (verify empty?) e (verify empty?) (set-attribute never-moved? false) cascade
+        e (verify (and friend? (piece? Rook) never-moved?)) from back e (set-attribute never-moved? false) add))))
+"#;
+    let mut vm = game("castle", src);
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m.len(), 2, "{m:?}");
+    vm.generate_turn().unwrap();
+    let castle = vm.move_texts().iter().position(|t| t.contains("King")).unwrap_or_else(|| panic!("{m:?}"));
+    vm.make_move(castle).unwrap();
+    vm.game.store.pop_list();
+    let at = |vm: &Vm, name: &str| {
+        let p = vm.game.board.position_named(name).unwrap();
+        vm.game.board.get(&vm.mem, p).unwrap()
+    };
+    assert_eq!(at(&vm, "e1"), 0);
+    assert_eq!(at(&vm, "h1"), 0);
+    assert_eq!(vm.game.piece_name(at(&vm, "g1") & 0x3ff), "King");
+    assert_eq!(vm.game.piece_name(at(&vm, "f1") & 0x3ff), "Rook");
+    // Both have moved: the attribute (bit 16) is off.
+    assert_eq!(at(&vm, "g1") >> 16, 0);
+    assert_eq!(at(&vm, "f1") >> 16, 0);
+    // The Black king never moved: on.
+    assert_eq!(at(&vm, "a1") >> 16, 1);
+}
+
+/// `repetition`: the third time the position of the game stands.
+#[test]
+fn repetition_is_the_third_time() {
+    let src = r#"
+(game (title "Shuffle") (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (Man a1)) (B (Man d1)))
+  (piece (name Man) (moves (e (verify empty?) add) (w (verify empty?) add)))
+  (draw-condition (A B) repetition))
+"#;
+    let mut vm = game("shuffle", src);
+    vm.remember_position();
+    let mut verdicts = Vec::new();
+    for to in ["b1", "c1", "a1", "d1", "b1", "c1", "a1", "d1"] {
+        vm.generate_turn().unwrap();
+        let m = vm.move_texts().iter().position(|t| t.ends_with(to)).unwrap_or_else(|| panic!("{to}: {:?}", vm.move_texts()));
+        vm.make_move(m).unwrap();
+        vm.game.store.pop_list();
+        vm.remember_position();
+        vm.generate_turn().unwrap();
+        verdicts.push(vm.game_result().unwrap());
+        vm.game.store.pop_list();
+    }
+    let unknown = -2140000000;
+    assert_eq!(verdicts, vec![unknown, unknown, unknown, unknown, unknown, unknown, unknown, 0]);
+}
+
+const KINGS: &str = r#"
+(define step ($1 (verify not-friend?) add))
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(game (title "Kings") (players White Black) (turn-order Black White)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c" (10 0)) ("3/2/1" (0 10)))
+     (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
+  (board-setup (White (King a1) (Rook ROOK)) (Black (King a3)))
+  (piece (name King) (moves (step n) (step s) (step e) (step w) (step ne) (step nw) (step se) (step sw)))
+  (piece (name Rook) (moves (slide n) (slide s) (slide e) (slide w)))
+  (loss-condition (White Black) (checkmated King)))
+"#;
+
+/// `(checkmated King)`: no move leaves the king attacked (`attacked?`
+/// is the same test), and no move with the king attacked loses.
+#[test]
+fn checkmated_filters_moves_and_ends_the_game() {
+    // The rook on c2: b3 is the only square the black king may take.
+    let mut vm = game("kings", &KINGS.replace("ROOK", "c2"));
+    assert_eq!(moves(&mut vm), vec!["King a3 - b3".to_string()]);
+    // On c3: every square is attacked and so is a3: mate.
+    let mut vm = game("mate", &KINGS.replace("ROOK", "c3"));
+    vm.generate_turn().unwrap();
+    assert_eq!(vm.game.store.count(), 0);
+    assert_eq!(vm.game_result().unwrap(), -2130000000);
+    vm.game.store.pop_list();
+    // `attacked?` as a condition (no checkmated goal here): a step south
+    // only onto an attacked square, beside the king's own steps.
+    let src = KINGS.replace("ROOK", "c2").replace("(step sw)))", "(step sw) (s (verify attacked?) add)))").replace("(loss-condition (White Black) (checkmated King))", "");
+    let mut vm = game("attacked", &src);
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m, ["King a3 - a2", "King a3 - a2", "King a3 - b2", "King a3 - b3"]);
+}
+
+/// `flip`, and goals on pieces:
+/// pieces-remaining, total-piece-count, absolute-config.
+#[test]
+fn flip_create_and_piece_goals() {
+    let src = r#"
+(game (title "Flip") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c/d" (10 0)) ("1" (0 10)))
+     (directions (e 1 0) (w -1 0)))
+     (zone (name goal) (players White) (positions d1)) (zone (name goal) (players Black) (positions a1)))
+  (board-setup (White (Disc a1)) (Black (Disc b1)))
+  (piece (name Disc)
+    (moves
+      ((verify (enemy? e)) (flip e) add)))
+  (win-condition (White Black) (absolute-config Disc (goal)))
+  (loss-condition (White Black) (pieces-remaining 0))
+  (draw-condition (White Black) (total-piece-count 4)))
+"#;
+    let mut vm = game("flip", src);
+    let m = moves(&mut vm);
+    assert_eq!(m.len(), 1, "{m:?}");
+    vm.generate_turn().unwrap();
+    vm.make_move(0).unwrap();
+    vm.game.store.pop_list();
+    // Black has lost its only piece to the flip: it loses.
+    vm.generate_turn().unwrap();
+    let score = vm.game_result().unwrap();
+    vm.game.store.pop_list();
+    assert_eq!(score, -2130000000, "Black has no piece left");
+}
+
+// ---- errors -------------------------------------------------------------------
+
+/// An unsupported construct is named, with its place in the `.zrf`.
+#[test]
+fn an_unsupported_construct_names_its_place() {
+    let src = "(game (title \"Defended\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n  (piece (name P) (moves (e (verify not-defended?) add))))\n";
+    let path = write_zrf("defended", src);
+    let e = load_path(&path, None).err().expect("defended? is not supported");
+    assert!(e.contains("the condition `not-defended?` is not supported yet"), "{e}");
+    assert!(e.contains("defended.zrf:3:37"), "{e}");
+    let o = axforth(&["moves", path.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(both(&o).contains("defended.zrf:3:37"), "{}", both(&o));
+    // `check` names it for the variant.
+    let o = axforth(&["check", path.to_str().unwrap(), "--games", "1"]);
+    assert!(both(&o).contains("not-defended?") && both(&o).contains("defended.zrf:3:37"), "{}", both(&o));
+}
+
+/// A name the rules do not know (here a direction) is an error at its
+/// place.
+#[test]
+fn an_unknown_name_is_an_error_at_its_place() {
+    let src = "(game (title \"Typo\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n  (piece (name P) (moves (ee add))))\n";
+    let e = load_path(&write_zrf("typo", src), None).err().expect("ee is no direction");
+    assert!(e.contains("`ee`") && e.contains("typo.zrf:3:27"), "{e}");
+}
+
+// ---- port ---------------------------------------------------------------------
+
+/// `axforth port` writes the text the `.zrf` loads as: the files load
+/// with axforth and count the same perft.
+#[test]
+fn port_writes_files_that_count_the_same_perft() {
+    let dir = scratch("port");
+    for (zrf, file) in [(DRAUGHTS, "English-Draughts.4th"), (TICTACTOE, "Tic-Tac-Toe.4th")] {
+        let o = axforth(&["port", zrf, "-o", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", both(&o));
+        let written = dir.join(file);
+        assert!(stdout(&o).contains(file), "{}", stdout(&o));
+        let text = std::fs::read_to_string(&written).unwrap();
+        // Readable: the ZRF's names, and where each line comes from.
+        assert!(text.contains("\\ Draughts.zrf:") || text.contains("\\ TicTacToe.zrf:"), "{text}");
+        let mut ported = load_path(&written, None).unwrap_or_else(|e| panic!("{e}"));
+        let mut original = load(zrf);
+        assert_eq!(perfts(&mut ported, 3), perfts(&mut original, 3), "{file}");
+    }
+}
+
+#[test]
+fn check_plays_a_rules_game() {
+    let o = axforth(&["check", TICTACTOE, DRAUGHTS, "--games", "2"]);
+    assert!(o.status.success(), "{}", both(&o));
+}

@@ -1,0 +1,211 @@
+\ ---- the ZRF runtime: how Zillions' move language maps onto Axiom's ----
+\  A ZRF move keeps what it did (captures, type and owner changes) until
+\  its block ends: every `add` emits all of it as one Axiom move, then
+\  the block goes on.  So the edits are logged here while the move word
+\  runs, and `zrf-add` turns the log into the Axiom move each time.
+
+VARIABLE zrf-mark	\ `mark` / `back`: the marked position
+VARIABLE zrf-dest	\ `to`: the destination (-1: the current position)
+VARIABLE zrf-dropping	\ the move word is a drop
+VARIABLE zrf-n		\ entries in zrf-log
+VARIABLE zrf-base	\ the first entry of the move word running (a test of attacks runs move words inside one)
+VARIABLE zrf-probing	\ a test of attacks runs: its moves are not tested again
+VARIABLE zrf-who	\ the player a goal is tested for
+256 CONSTANT zrf-max
+CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
+
+\ zrf-log! ( arg pos kind -- )  log an edit: 1 capture, 2 change-type (arg
+\ the type), 3 change-owner (arg the player; `flip` too), 5 create (arg
+\ the piece), 6 cascade (a piece moves from arg to pos), 7 set-attribute
+\ (arg: attribute number * 2 + value)
+: zrf-log! ( arg pos kind -- )
+	zrf-n @ zrf-max < verify
+	zrf-n @ 3 * CELLS zrf-log +  TUCK !  TUCK 1 CELLS + !  2 CELLS + !
+	zrf-n ++ ;
+
+\ zrf-entry ( i -- arg pos kind )
+: zrf-entry ( i -- arg pos kind )
+	3 * CELLS zrf-log +  DUP 2 CELLS + @  OVER 1 CELLS + @  ROT @ ;
+
+: zrf-begin ( -- )  here zrf-mark !  -1 zrf-dest !  zrf-base @ zrf-n !  zrf-clear-flags ;
+
+\ zrf-to-pos ( -- pos )  where the moving piece goes: `to`, else here
+: zrf-to-pos ( -- pos )  zrf-dest @ DUP 0< IF DROP here THEN ;
+
+\ zrf-dir-pos ( xt -- pos )  the position one step along direction xt
+\ from here, -1 if none; here does not move
+: zrf-dir-pos ( xt -- pos )  here >R EXECUTE IF here ELSE -1 THEN R> to ;
+
+\ zrf-step ( pos xt -- pos' )  one step from pos along xt, -1 if none
+: zrf-step ( pos xt -- pos' )
+	OVER 0< IF DROP EXIT THEN
+	SWAP to EXECUTE IF here ELSE -1 THEN ;
+
+\ zrf-at ( pos xt -- ? )  the test xt ( pos -- ? ) at pos; off the
+\ board (-1) every test is false, its not- form too
+: zrf-at ( pos xt -- ? )  OVER 0< IF 2DROP FALSE ELSE EXECUTE THEN ;
+: zrf-not-at ( pos xt -- ? )  OVER 0< IF 2DROP FALSE ELSE EXECUTE 0= THEN ;
+
+\ zrf-type-at? ( pos type -- ? )  a piece of that type stands on pos
+: zrf-type-at? ( pos type -- ? )  SWAP piece-at DUP IF #PieceType AND = ELSE NIP THEN ;
+
+\ zrf-own? ( pos type -- ? )  zrf-who has a piece of that type on pos
+\ (type 0: any piece of zrf-who)
+: zrf-own? ( pos type -- ? )
+	OVER 0< IF 2DROP FALSE EXIT THEN
+	SWAP piece-at DUP 0= IF 2DROP FALSE EXIT THEN
+	DUP #PlayerNumber AND zrf-who @ #PlayerNumber AND = >R
+	#PieceType AND OVER = SWAP 0= OR R> AND ;
+
+\ zrf-mover-edit? ( pos kind -- ? )  an edit of the moving piece itself:
+\ applied after it has moved, where it lands
+: zrf-mover-edit? ( pos kind -- ? )
+	DUP 2 >= OVER 3 <= AND SWAP 7 = OR  SWAP DUP from = SWAP zrf-to-pos = OR  AND ;
+
+\ zrf-set-attribute ( arg pos -- )  run when the move is played: bit
+\ arg/2 of the piece's attributes (bit 16 and up of its square) becomes
+\ arg's low bit
+: zrf-set-attribute ( arg pos -- )
+	DUP piece-at 0= IF 2DROP EXIT THEN
+	>R  1 OVER 2/ 16 + LSHIFT  SWAP 1 AND IF R@ piece-at OR ELSE INVERT R@ piece-at AND THEN
+	DUP #Player AND SWAP #Player INVERT AND R> create-player-piece-type-at ;
+
+: zrf-apply ( arg pos kind -- )
+	DUP 1 = IF DROP NIP capture-at EXIT THEN
+	DUP 2 = IF DROP change-type-at EXIT THEN
+	DUP 3 = IF DROP change-owner-at EXIT THEN
+	DUP 5 = IF DROP >R DUP #Player AND SWAP #Player INVERT AND R> create-player-piece-type-at EXIT THEN
+	DUP 7 = IF DROP SWAP COMPILE-LITERAL COMPILE-LITERAL COMPILE zrf-set-attribute EXIT THEN
+	DROP 2DROP ;
+
+\ zrf-played ( from to partial? player -- )  run when a move is played:
+\ what `last-from?`, `last-to?`, partial moves and goals need
+: zrf-played ( from to partial? player -- )
+	zrf-mover !  IF DUP ELSE -1 THEN zrf-chain !  zrf-last-to !  zrf-last-from ! ;
+
+\ ---- attacks: `attacked?` and the `checkmated` goal ----
+
+: zrf-cell ( pos -- addr )  CELLS $board @ + ;
+
+\ zrf-reached? ( pos -- ? )  a move of the player after the one to move
+\ ends on pos or captures there (move words run inside this one: what
+\ they share is kept aside)
+: zrf-reached? ( pos -- ? )
+	zrf-base @ >R  zrf-n @ >R  zrf-mark @ >R  zrf-dest @ >R  zrf-dropping @ >R  zrf-save-flags
+	zrf-n @ zrf-base !  TRUE zrf-probing !
+	current-player TRUE 0 $GenerateMoves
+	FALSE $FirstMove BEGIN DUP WHILE
+		DUP 3 PICK $MoveReaches? IF 2DROP TRUE 0 ELSE $NextMove THEN
+	REPEAT DROP NIP
+	$DeallocateMoves
+	FALSE zrf-probing !
+	zrf-restore-flags  R> zrf-dropping !  R> zrf-dest !  R> zrf-mark !  R> zrf-n !  R> zrf-base ! ;
+
+\ zrf-attacked? ( pos -- ? )  `attacked?`: an enemy move reaches pos
+: zrf-attacked? ( pos -- ? )  zrf-probing @ IF DROP FALSE EXIT THEN  zrf-reached? ;
+
+\ zrf-mover-royal? ( content -- ? )  a piece of the player to move whose
+\ checkmate loses the game
+: zrf-mover-royal? ( content -- ? )
+	DUP 0= IF EXIT THEN
+	DUP #PlayerNumber AND current-player #PlayerNumber AND = SWAP #PieceType AND zrf-royal-type? AND ;
+
+\ zrf-royal-pos ( -- pos )  where the royal piece of the player to move
+\ stands, -1 if nowhere
+: zrf-royal-pos ( -- pos )
+	-1 zrf-#positions 0 ?DO I zrf-cell @ zrf-mover-royal? IF DROP I LEAVE THEN LOOP ;
+
+\ zrf-in-check? ( -- ? )  the royal piece of the player to move is attacked
+: zrf-in-check? ( -- ? )  zrf-royal-pos DUP 0< IF DROP FALSE ELSE zrf-attacked? THEN ;
+
+\ zrf-poke ( content pos -- )  writes a square of a cloned board
+: zrf-poke ( content pos -- )  zrf-cell ! ;
+
+\ zrf-apply-to-board ( -- )  the move built so far, written on the board
+\ (a clone): captures, the move, the cascades
+: zrf-apply-to-board ( -- )
+	zrf-n @ zrf-base @ ?DO I zrf-entry 1 = IF 0 SWAP zrf-poke DROP ELSE 2DROP THEN LOOP
+	zrf-dropping @ IF
+		current-piece zrf-to-pos zrf-poke
+	ELSE
+		from zrf-to-pos 2DUP <> IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
+	THEN
+	zrf-n @ BEGIN DUP zrf-base @ > WHILE
+		1- DUP zrf-entry 6 = IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
+	REPEAT DROP ;
+
+\ zrf-legal? ( -- ? )  with a `checkmated` goal Zillions offers no move
+\ that leaves the mover's royal piece attacked
+: zrf-legal? ( -- ? )
+	zrf-probing @ IF TRUE EXIT THEN
+	$CloneBoard  zrf-apply-to-board
+	zrf-in-check? 0=
+	$DeallocateBoard ;
+
+\ zrf-add ( type partial -- )  ZRF's `add`: the move so far becomes an
+\ Axiom move (type: the piece it turns into, 0 none; partial: -1 not
+\ partial, 0 partial, n partial of move type n); the block goes on.
+\ Captures first, then the piece moves, then the other edits in their
+\ order (a type or owner change of the moving piece where it lands)
+: zrf-add ( type partial -- )
+	zrf-check? IF zrf-legal? 0= IF 2DROP EXIT THEN THEN
+	zrf-n @ zrf-base @ ?DO I zrf-entry DUP 1 = IF zrf-apply ELSE DROP 2DROP THEN LOOP
+	zrf-dropping @ IF
+		zrf-to-pos create-at
+	ELSE
+		from zrf-to-pos 2DUP <> IF move ELSE 2DROP THEN
+	THEN
+	\ cascaded pieces move after it, the last cascaded first: each goes
+	\ where the piece after it left
+	zrf-n @ BEGIN DUP zrf-base @ > WHILE 1- DUP zrf-entry 6 = IF move ELSE 2DROP THEN REPEAT DROP
+	zrf-n @ zrf-base @ ?DO
+		I zrf-entry DUP 1 <> IF
+			2DUP zrf-mover-edit? IF NIP zrf-to-pos SWAP THEN zrf-apply
+		ELSE DROP 2DROP THEN
+	LOOP
+	SWAP ?DUP IF zrf-to-pos change-type-at THEN
+	DUP 0< IF DROP FALSE ELSE ?DUP IF partial-move-type ELSE partial THEN TRUE THEN
+	from COMPILE-LITERAL  zrf-to-pos COMPILE-LITERAL  COMPILE-LITERAL
+	current-player COMPILE-LITERAL  COMPILE zrf-played
+	zrf-dropping @ IF zrf-reserved? IF current-player current-piece-type zrf-slot COMPILE-LITERAL COMPILE zrf-take THEN THEN
+	add-move ;
+
+\ zrf-begin-move ( -- )  a move word starts: in a chain of partial
+\ moves, only the piece that moved last moves on
+: zrf-begin-move ( -- )
+	zrf-chain @ DUP 0< SWAP from = OR verify
+	FALSE zrf-dropping !  zrf-begin ;
+
+\ zrf-begin-drop ( -- )  a drop word starts: never inside a chain; a
+\ piece in reserve when the setup counts them
+: zrf-begin-drop ( -- )
+	zrf-chain @ 0< verify
+	zrf-reserved? IF current-player current-piece-type zrf-slot zrf-reserve @ 0> verify THEN
+	TRUE zrf-dropping !  zrf-begin ;
+
+\ zrf-count ( player type -- n )  that player's pieces of that type on
+\ the board (player 0: anyone's; type 0: any type)
+: zrf-count ( player type -- n )
+	SWAP zrf-who @ >R zrf-who !  0
+	zrf-#positions 0 ?DO
+		I piece-at IF
+			zrf-who @ IF  I 2 PICK zrf-own?  ELSE  I piece-type-at 2 PICK = 2 PICK 0= OR  THEN
+			IF 1+ THEN
+		THEN
+	LOOP
+	NIP R> zrf-who ! ;
+
+\ zrf-verdict ( kind player -- score )  a goal met by player (kind 1 win,
+\ 2 loss, 3 draw), from the side of the player to move
+: zrf-verdict ( kind player -- score )
+	current-player = IF
+		DUP 1 = IF DROP #WinScore EXIT THEN  2 = IF #LossScore ELSE #DrawScore THEN
+	ELSE
+		DUP 1 = IF DROP #LossScore EXIT THEN  2 = IF #WinScore ELSE #DrawScore THEN
+	THEN ;
+
+\ zrf-by-count ( player -- kind )  a count-condition met: more than half
+\ of the pieces on the board win (1), half draw (3), fewer lose (2)
+: zrf-by-count ( player -- kind )
+	0 zrf-count 2*  0 0 zrf-count
+	2DUP = IF 2DROP 3 EXIT THEN  > IF 1 ELSE 2 THEN ;
