@@ -150,6 +150,36 @@ fn on_board_with_a_direction_argument() {
     assert!(m[0].contains("a1") && m[0].contains("a2"), "{m:?}");
 }
 
+/// `adjacent-to-enemy?` looks one step every way from where it is asked,
+/// and its `not-` form is the opposite.
+#[test]
+fn adjacent_to_enemy_looks_every_way() {
+    let src = r#"
+(game (title "Near") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c/d" (10 0)) ("4/3/2/1" (0 10)))
+     (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (board-setup (White (Man a1 d1)) (Black (Man c3)))
+  (piece (name Man) (moves
+     ((verify not-adjacent-to-enemy?) n (verify empty?) (verify adjacent-to-enemy?) add)
+     ((verify not-adjacent-to-enemy?) e (verify empty?) (verify (adjacent-to-enemy? n)) add))))
+"#;
+    // White a1 and d1, Black c3: no square a man can step to touches c3
+    // (a2, d2 and b2, north of b1, have no Black neighbour).
+    let mut vm = game("near", src);
+    assert_eq!(moves(&mut vm), Vec::<String>::new());
+    // White c1 and d2: c2 and d3 touch c3, so c1-c2 and d2-d3; c1 east to
+    // d1 asks about d2 (north of d1), which touches no Black man.
+    let mut vm = game("near2", &src.replace("(White (Man a1 d1))", "(White (Man c1 d2))"));
+    let m = moves(&mut vm);
+    assert_eq!(m.len(), 2, "{m:?}");
+    assert!(m.iter().any(|t| t.contains("c1") && t.contains("c2")), "{m:?}");
+    assert!(m.iter().any(|t| t.contains("d2") && t.contains("d3")), "{m:?}");
+    // Beside an enemy, the first test (`not-adjacent-to-enemy?`) stops both.
+    let mut vm = game("near3", &src.replace("(White (Man a1 d1))", "(White (Man c2))"));
+    assert_eq!(moves(&mut vm), Vec::<String>::new());
+}
+
 /// Drops from reserves (`off N`): the counts run out.
 #[test]
 fn drops_take_from_reserves() {

@@ -259,7 +259,7 @@ fn piece(w: &Writer, n: &Node) -> Result<String, ZrfError> {
 }
 
 /// Conditions not translated yet.
-const COND_NOT_YET: &[&str] = &["defended?", "adjacent-to-enemy?", "goal-position?"];
+const COND_NOT_YET: &[&str] = &["defended?", "goal-position?"];
 
 /// A condition: code that leaves a flag.
 pub(crate) fn cond(w: &Writer, n: &Node) -> Result<String, ZrfError> {
@@ -324,6 +324,12 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         "last-to?" => ("zrf-last-to @ =".into(), args.first()),
         "on-board?" => ("DROP TRUE".into(), args.first()),
         "attacked?" => ("zrf-attacked?".into(), args.first()),
+        // An enemy one step away in any of the board's directions: `here`
+        // goes to the position for the look and comes back.
+        "adjacent-to-enemy?" => {
+            let looks: String = w.names.directions.iter().map(|d| format!(" ['] {d} zrf-dir-pos DUP 0< IF DROP ELSE enemy-at? OR THEN")).collect();
+            (format!("here >R to FALSE{looks} R> to"), args.first())
+        }
         // `(piece?)`, a macro's empty argument: any piece.
         "piece?" if args.is_empty() => ("empty-at? 0=".into(), None),
         "piece?" => {
