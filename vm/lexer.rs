@@ -82,7 +82,7 @@ impl SourceFile {
 }
 
 /// Position as the user sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Location {
     pub file: String,
     pub line: u32,

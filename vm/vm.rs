@@ -664,12 +664,33 @@ impl Vm {
     /// per place the error names and kind).
     #[cold]
     pub(crate) fn warn_error(&mut self, e: &VmError, consequence: &str) {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        // The place, not the whole trace: the same error from another
-        // square or call chain is the same warning.
-        format!("{:?}{:?}", e.location, e.word).hash(&mut h);
-        self.warnings.once(h.finish() | 1 << 63, e.code(), || warning_text(e, consequence));
+        self.warnings.once(error_key(e), e.code(), || warning_text(e, consequence));
+    }
+
+    /// Whether `warn_error` already gave `e`'s warning: the caller may
+    /// skip adding to it.
+    pub(crate) fn error_warned(&self, e: &VmError) -> bool {
+        self.warnings.is_known(error_key(e), e.code())
+    }
+
+    /// A warning about the definition `xt` as a whole, made by `make` only
+    /// the first time: a search may run a sloppy move word millions of
+    /// times, and building the error (its name, its place) each time cost
+    /// a quarter of a Splut! match. Under `--strict` the error itself.
+    #[cold]
+    pub(crate) fn warn_word(&mut self, xt: u32, kind: &'static str, consequence: &str, make: impl FnOnce(&Vm) -> VmError) -> VmResult<()> {
+        // Above every instruction address and every hashed place (`warn`,
+        // `warn_error`): a key of its own.
+        let key = 1 << 62 | xt as u64;
+        if !self.config.strict && self.warnings.is_known(key, kind) {
+            return Ok(());
+        }
+        let e = make(self);
+        if self.config.strict {
+            return Err(e);
+        }
+        self.warnings.once(key, kind, || warning_text(&e, consequence));
+        Ok(())
     }
 
     /// After an error: stacks empty, back to interpreting, inputs closed.
@@ -792,6 +813,16 @@ impl Vm {
 }
 
 /// An error's text as a warning, with what happened instead.
+/// What `warn_error` keeps a warning under: the place, not the whole
+/// trace (the same error from another square or call chain is the same
+/// warning).
+fn error_key(e: &VmError) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (&e.location, &e.word).hash(&mut h);
+    h.finish() | 1 << 63
+}
+
 fn warning_text(e: &VmError, consequence: &str) -> String {
     let text = e.to_string();
     let text = text.strip_prefix("error").map_or(text.clone(), |rest| format!("warning{rest}"));

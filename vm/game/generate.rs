@@ -298,17 +298,15 @@ fn interpret_move_word(vm: &mut Vm, batch: &mut MoveWords, code: MoveWordCode, p
 /// or under `--strict` an error, as an underflow is.
 #[cold]
 fn cells_left(vm: &mut Vm, xt: u32, n: u32) -> VmResult<()> {
-    let name = vm.dict.words.get(xt as usize).map_or_else(|| format!("xt {xt}"), |w| w.display_name());
-    let mut e: VmError = ErrorKind::Game(format!("move word `{name}` left {n} cell(s) on the stack: a move word takes and leaves nothing `( -- )`")).into();
-    e.word = Some(name);
-    // Its `;`: where it ends with them.
-    let end = vm.dict.words.get(xt as usize).map(|w| w.end.saturating_sub(1));
-    e.location = end.and_then(|a| vm.code.info(a)).and_then(|i| vm.location(i.pos));
-    if vm.config.strict {
-        return Err(e);
-    }
-    vm.warn_error(&e, "the cells were dropped");
-    Ok(())
+    vm.warn_word(xt, "cells-left", "the cells were dropped", |vm| {
+        let name = vm.dict.words.get(xt as usize).map_or_else(|| format!("xt {xt}"), |w| w.display_name());
+        let mut e: VmError = ErrorKind::Game(format!("move word `{name}` left {n} cell(s) on the stack: a move word takes and leaves nothing `( -- )`")).into();
+        e.word = Some(name);
+        // Its `;`: where it ends with them.
+        let end = vm.dict.words.get(xt as usize).map(|w| w.end.saturating_sub(1));
+        e.location = end.and_then(|a| vm.code.info(a)).and_then(|i| vm.location(i.pos));
+        e
+    })
 }
 
 /// A move word ended with an error: a failed `verify` is how most end;
@@ -322,6 +320,11 @@ fn move_word_failed(vm: &mut Vm, mut e: VmError, tolerant: bool, xt: u32, pos: i
     if e.is_control() {
         return Err(e);
     }
+    let forgiven = tolerant && !e.kind.is_resource_limit();
+    if forgiven && vm.error_warned(&e) {
+        // Said once already: a search meets it at every node.
+        return Ok(());
+    }
     let what = if drop { "drop" } else { "move" };
     e.trace.push(format!(
         "in {what} word `{}` for {}'s {} at {} (generating the moves of {})",
@@ -333,7 +336,7 @@ fn move_word_failed(vm: &mut Vm, mut e: VmError, tolerant: bool, xt: u32, pos: i
     ));
     // Limits on runaway code (the step budget, stack depths, nesting) are
     // never a sloppiness of the original's to forgive.
-    if !tolerant || e.kind.is_resource_limit() {
+    if !forgiven {
         return Err(e);
     }
     // The original ran on past such errors; the word ends as a failed
