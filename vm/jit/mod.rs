@@ -183,6 +183,9 @@ pub struct Jit {
     /// What the last compilations were asked against (made again when the
     /// code or the dictionary grew).
     view: Option<Arc<worker::View>>,
+    /// The data space the last compilations read their guesses from, and
+    /// when it was copied (`Jit::data_for_job`).
+    data: Option<DataCopy>,
     /// The answer to the plan's loop asked last (`plan_driver`).
     plan_answer: Option<Option<translate::Driver>>,
     trampoline: Option<translate::Trampoline>,
@@ -293,6 +296,31 @@ const MAX_IN_FLIGHT: u32 = 32;
 /// of tokens); cells above are read with a bounds check, unguessed.
 const GUESSED_DATA: usize = 1 << 20;
 
+/// A copy of the data space that compilations read their guesses from
+/// (tables of tokens, a cell at a known address). A guess is checked where
+/// native code uses it, so an old copy costs at most a missed guess; a
+/// fresh copy for every job cost a one-shot `moves` of Rithmomachy 2 of
+/// its 15 ms (22 jobs at once, 64 KB each, copied and freed across
+/// threads). The copy is kept while the data space has not grown, no
+/// definition was added, and the VM has run fewer than `DATA_STEPS`
+/// instructions since.
+struct DataCopy {
+    bytes: Arc<[u8]>,
+    view: worker::ViewKey,
+    /// `Vm::steps_left` when copied (it only falls, but for a refill).
+    steps_left: u64,
+}
+
+/// Instructions after which the data space is copied again for the next
+/// job: about a millisecond of interpreting, for a copy of tens of µs.
+const DATA_STEPS: u64 = 200_000;
+
+impl DataCopy {
+    fn fits(&self, vm: &Vm, len: usize) -> bool {
+        self.bytes.len() == len && self.view == worker::view_key(vm) && self.steps_left.checked_sub(vm.steps_left).is_some_and(|ran| ran < DATA_STEPS)
+    }
+}
+
 /// Address space reserved for one VM's native code; a definition that no
 /// longer fits is left to the interpreter.
 const CODE_SPACE: usize = 256 << 20;
@@ -342,7 +370,7 @@ impl Jit {
         }));
         STARTED.get_or_init(Instant::now);
         let worker = if mode == JitMode::Off { None } else { worker::Worker::start() };
-        Jit { mode, worker, ready: false, in_flight: 0, view: None, plan_answer: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
+        Jit { mode, worker, ready: false, in_flight: 0, view: None, data: None, plan_answer: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
     }
 
     /// Takes the thread's answers that are in, without waiting.
@@ -507,7 +535,8 @@ impl Drop for Vm {
         let jit = &self.jit;
         let Some(sites) = jit.deopt_sites.as_ref().filter(|_| jit.entries > 0) else { return };
         let ms = jit.compile_time.as_secs_f64() * 1e3;
-        eprintln!("jit: {} compiled ({} with a fixed shape, {} made by another VM), {} refused, {} entries, {} deopts, {ms:.1} ms compiling", jit.compiled, jit.fixed, jit.shared, jit.refused, jit.entries, jit.deopts);
+        let waited = WAITED_NANOS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
+        eprintln!("jit: {} compiled ({} with a fixed shape, {} made by another VM), {} refused, {} entries, {} deopts, {ms:.1} ms compiling, {waited:.2} ms waited for", jit.compiled, jit.fixed, jit.shared, jit.refused, jit.entries, jit.deopts);
         let mut top: Vec<_> = sites.iter().map(|(&at, &n)| (n, at)).collect();
         top.sort_unstable_by(|a, b| b.cmp(a));
         let word = |a: Addr| self.dict.words.iter().rev().find(|w| w.entry <= a && a < w.end).map_or("?".into(), |w| w.display_name());
@@ -896,7 +925,7 @@ impl Vm {
             return None;
         }
         let data = (self.mem.written() as usize).min(GUESSED_DATA);
-        if self.memory_room(data, "native code").is_err() {
+        if self.jit.data.as_ref().is_none_or(|d| !d.fits(self, data)) && self.memory_room(data, "native code").is_err() {
             // Native code is worth nothing past the budget: the
             // interpreter runs the word (and reports what grew).
             self.jit.slots[entry as usize] = NEVER;
@@ -916,7 +945,7 @@ impl Vm {
             view: self.jit.view.clone()?,
             defers,
             defer_epoch: self.defer_epoch,
-            data: self.mem.contents()[..data].to_vec(),
+            data: self.jit_data(data),
             unguessed: self.jit.unguessed.clone(),
             layout,
             name,
@@ -930,14 +959,28 @@ impl Vm {
         self.jit.in_flight += 1;
         let budget = match self.jit.mode {
             JitMode::All => None,
-            // A module still being made is most of a millisecond away.
-            _ if !self.jit.ready => Some(Duration::ZERO),
+            // A module still being made is most of a millisecond away, and
+            // a job queued behind others waits for their compiling too.
+            _ if !self.jit.ready || self.jit.in_flight > 1 => Some(Duration::ZERO),
             _ => Some(wait_budget()),
         };
         let answered = |j: &Jit| j.slots.get(entry as usize) != Some(&PENDING);
         self.jit.wait(budget, answered);
         let slot = self.jit.slots[entry as usize];
         (slot >= COUNT_LIMIT).then_some(slot)
+    }
+
+    /// The data space's first `len` bytes as a compilation reads them:
+    /// the copy the last job read while it still fits (see `DataCopy`).
+    fn jit_data(&mut self, len: usize) -> Arc<[u8]> {
+        match &self.jit.data {
+            Some(d) if d.fits(self, len) => d.bytes.clone(),
+            _ => {
+                let bytes: Arc<[u8]> = self.mem.contents()[..len].into();
+                self.jit.data = Some(DataCopy { bytes: bytes.clone(), view: worker::view_key(self), steps_left: self.steps_left });
+                bytes
+            }
+        }
     }
 
     /// Copies the VM's state into the context native code reads.

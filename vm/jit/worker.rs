@@ -96,7 +96,7 @@ pub(super) struct WordJob {
     pub defer_epoch: u32,
     /// The data space up to `Memory::written`: what a cell at a known
     /// address holds now is a guess the code checks.
-    pub data: Vec<u8>,
+    pub data: Arc<[u8]>,
     pub unguessed: HashSet<Addr>,
     pub layout: Option<Layout>,
     pub name: String,
