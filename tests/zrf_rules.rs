@@ -355,6 +355,36 @@ fn checkmated_filters_moves_and_ends_the_game() {
     assert_eq!(m, ["King a3 - a2", "King a3 - a2", "King a3 - b2", "King a3 - b3"]);
 }
 
+/// `attacked?` asks whether an enemy move could capture a piece of the
+/// mover's there (a push onto an empty square threatens nothing), and
+/// `defended?` whether a friendly move could capture an enemy there.
+#[test]
+fn attacked_and_defended_ask_about_captures() {
+    let src = r#"
+(define step ($1 (verify empty?) (verify DIRTEST) add))
+(game (title "Threats") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c/d" (10 0)) ("4/3/2/1" (0 10)))
+     (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (board-setup (White (Man a1) (Guard d1)) (Black (Pawn b2) (Spear a3)))
+  (piece (name Man) (moves (step e) (step n)))
+  (piece (name Guard) (moves (w w (verify enemy?) add)))
+  (piece (name Pawn) (moves (s (verify empty?) add)))
+  (piece (name Spear) (moves (s (verify enemy?) add))))
+"#;
+    // b1: the pawn's push ends there but takes nothing; a2: the spear
+    // would take a man there.
+    let mut vm = game("attacked", &src.replace("DIRTEST", "not-attacked?"));
+    assert_eq!(moves(&mut vm), ["Man a1 - b1"]);
+    let mut vm = game("attacked2", &src.replace("DIRTEST", "attacked?"));
+    assert_eq!(moves(&mut vm), ["Man a1 - a2"]);
+    // b1: the guard on d1 jumps to b1 onto an enemy; a2 no friend reaches.
+    let mut vm = game("defended", &src.replace("DIRTEST", "defended?"));
+    assert_eq!(moves(&mut vm), ["Man a1 - b1"]);
+    let mut vm = game("defended2", &src.replace("DIRTEST", "not-defended?"));
+    assert_eq!(moves(&mut vm), ["Man a1 - a2"]);
+}
+
 /// `flip`, and goals on pieces:
 /// pieces-remaining, total-piece-count, absolute-config.
 #[test]
@@ -391,17 +421,17 @@ fn flip_create_and_piece_goals() {
 /// An unsupported construct is named, with its place in the `.zrf`.
 #[test]
 fn an_unsupported_construct_names_its_place() {
-    let src = "(game (title \"Defended\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n  (piece (name P) (moves (e (verify not-defended?) add))))\n";
-    let path = write_zrf("defended", src);
-    let e = load_path(&path, None).err().expect("defended? is not supported");
-    assert!(e.contains("the condition `not-defended?` is not supported yet"), "{e}");
-    assert!(e.contains("defended.zrf:3:37"), "{e}");
+    let src = "(game (title \"Goal\") (players A B) (turn-order A B)\n  (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n  (piece (name P) (moves (e (verify not-goal-position?) add))))\n";
+    let path = write_zrf("goal", src);
+    let e = load_path(&path, None).err().expect("goal-position? is not supported");
+    assert!(e.contains("the condition `not-goal-position?` is not supported yet"), "{e}");
+    assert!(e.contains("goal.zrf:3:37"), "{e}");
     let o = axforth(&["moves", path.to_str().unwrap()]);
     assert!(!o.status.success());
-    assert!(both(&o).contains("defended.zrf:3:37"), "{}", both(&o));
+    assert!(both(&o).contains("goal.zrf:3:37"), "{}", both(&o));
     // `check` names it for the variant.
     let o = axforth(&["check", path.to_str().unwrap(), "--games", "1"]);
-    assert!(both(&o).contains("not-defended?") && both(&o).contains("defended.zrf:3:37"), "{}", both(&o));
+    assert!(both(&o).contains("not-goal-position?") && both(&o).contains("goal.zrf:3:37"), "{}", both(&o));
 }
 
 /// A name the rules do not know (here a direction) is an error at its

@@ -68,7 +68,7 @@ impl Expander<'_> {
             } else if form.is_form("include") {
                 out.extend(self.include(path, &form)?);
             } else {
-                self.item(form, &mut out, 0, 0)?;
+                self.item(form, &mut out, 0, 0, &[])?;
             }
         }
         self.including.pop();
@@ -131,7 +131,13 @@ impl Expander<'_> {
     /// Appends `node` to `out`, expanded: a macro use is replaced by the
     /// body's items (spliced, so one use may give none or several), a
     /// list by the list of its expanded items.
-    fn item(&mut self, node: Node, out: &mut Vec<Node>, nesting: usize, depth: usize) -> Result<(), ZrfError> {
+    ///
+    /// `outer` holds the arguments of the macro use whose body `node`
+    /// came from: a macro used inside another with fewer arguments than
+    /// its body names takes the missing ones from there, as Zillions
+    /// did. Real files rely on it: `pasang.zrf`'s `(common-slide)` uses
+    /// `$2`…`$4` of the `slide-N` it is written in.
+    fn item(&mut self, node: Node, out: &mut Vec<Node>, nesting: usize, depth: usize, outer: &[Node]) -> Result<(), ZrfError> {
         if let Some(count) = self.scan(&node, MAX_NESTING.saturating_sub(nesting))? {
             self.charge(count, 0, node.at)?;
             out.push(node);
@@ -145,17 +151,19 @@ impl Expander<'_> {
                     let msg = format!("macro `{name}` used {MAX_MACRO_DEPTH} deep inside macros: does it use itself?");
                     return Err(self.error(msg, node.at));
                 }
-                let args = items.get(1..).unwrap_or(&[]);
+                let own = items.get(1..).unwrap_or(&[]);
+                let mut args = own.to_vec();
+                args.extend(outer.iter().skip(own.len()).cloned());
                 for b in body.iter() {
-                    if let Some(n) = self.subst(b, args)? {
-                        self.item(n, out, nesting, depth + 1)?;
+                    if let Some(n) = self.subst(b, &args)? {
+                        self.item(n, out, nesting, depth + 1, &args)?;
                     }
                 }
             }
             (Kind::List(items), None) => {
                 let mut inner = Vec::with_capacity(items.len());
                 for it in items.iter() {
-                    self.item(it.clone(), &mut inner, nesting + 1, depth)?;
+                    self.item(it.clone(), &mut inner, nesting + 1, depth, outer)?;
                 }
                 self.charge(1, 0, node.at)?;
                 out.push(Node { kind: Kind::List(inner.into()), at: node.at });
@@ -274,11 +282,29 @@ fn bare(message: &str) -> ZrfError {
     ZrfError { message: message.into(), place: None }
 }
 
-/// `$N` (N in 1..=9) alone: the index of the argument it stands for.
+/// `$N` (N from 1, as many digits as follow: Ragnarok's macros use
+/// `$10`) alone: the index of the argument it stands for.
 fn whole_param(s: &str) -> Option<usize> {
-    match s.as_bytes() {
-        [b'$', d @ b'1'..=b'9'] => Some(usize::from(d - b'1')),
+    match param_at(s.as_bytes(), 0) {
+        Some((n, len)) if len == s.len() => Some(n),
         _ => None,
+    }
+}
+
+/// The parameter `$N` starting at byte `i`: its argument's index and its
+/// length in bytes. `$0` and `$` without a digit are text; a number too
+/// long for any use is one no use has an argument for.
+fn param_at(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
+    if bytes.get(i) != Some(&b'$') {
+        return None;
+    }
+    let digits = bytes.get(i + 1..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+    let text = std::str::from_utf8(bytes.get(i + 1..i + 1 + digits)?).ok()?;
+    match text.parse::<usize>() {
+        Ok(0) => None,
+        Ok(n) => Some((n - 1, digits + 1)),
+        Err(_) if digits > 0 && !text.bytes().all(|b| b == b'0') => Some((usize::MAX, digits + 1)),
+        Err(_) => None,
     }
 }
 
@@ -294,16 +320,17 @@ enum Part<'a> {
     Param(usize),
 }
 
-/// Splits text into literal runs and `$1`…`$9`; any other `$` is text.
+/// Splits text into literal runs and `$N` (`param_at`); any other `$`
+/// is text.
 fn for_parts<'a>(s: &'a str, mut f: impl FnMut(Part<'a>)) {
     let mut lit_start = 0;
     let bytes = s.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if let (Some(b'$'), Some(d @ b'1'..=b'9')) = (bytes.get(i), bytes.get(i + 1)) {
+        if let Some((n, len)) = param_at(bytes, i) {
             f(Part::Lit(s.get(lit_start..i).unwrap_or("")));
-            f(Part::Param(usize::from(d - b'1')));
-            i += 2;
+            f(Part::Param(n));
+            i += len;
             lit_start = i;
         } else {
             i += 1;
@@ -413,6 +440,16 @@ mod tests {
         assert_eq!(run(t).unwrap(), "(moves (n (verify empty?) add) ((opposite n) (verify empty?) add) a b x ((verify empty?) add))");
         // `$` not followed by a digit, and `$0`, are text.
         assert_eq!(run("(define m ($1 $ $0 a$x)) (m q)").unwrap(), "(q $ $0 a$x)");
+        // Past nine arguments: `$10` is the tenth, in symbols too.
+        assert_eq!(run("(define m ($10 x$10 $1)) (m a b c d e f g h i j)").unwrap(), "(j xj a)");
+    }
+
+    #[test]
+    fn a_macro_inside_a_macro_takes_missing_arguments_from_its_user() {
+        let t = "(define inner ($2 (verify $3?))) (define outer ($1 (inner) (inner x))) (moves (outer n e empty) (inner))";
+        // `(inner x)` keeps its own first argument and takes the second and
+        // third from `outer`'s use; at top level what is missing is gone.
+        assert_eq!(run(t).unwrap(), "(moves (n (e (verify empty?)) (e (verify empty?))) ((verify ?)))");
     }
 
     #[test]

@@ -259,7 +259,7 @@ fn piece(w: &Writer, n: &Node) -> Result<String, ZrfError> {
 }
 
 /// Conditions not translated yet.
-const COND_NOT_YET: &[&str] = &["defended?", "goal-position?"];
+const COND_NOT_YET: &[&str] = &["goal-position?"];
 
 /// A condition: code that leaves a flag.
 pub(crate) fn cond(w: &Writer, n: &Node) -> Result<String, ZrfError> {
@@ -324,6 +324,7 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         "last-to?" => ("zrf-last-to @ =".into(), args.first()),
         "on-board?" => ("DROP TRUE".into(), args.first()),
         "attacked?" => ("zrf-attacked?".into(), args.first()),
+        "defended?" => ("zrf-defended?".into(), args.first()),
         // An enemy one step away in any of the board's directions: `here`
         // goes to the position for the look and comes back.
         "adjacent-to-enemy?" => {

@@ -87,13 +87,16 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 
 : zrf-cell ( pos -- addr )  CELLS $board @ + ;
 
-\ zrf-reached? ( pos -- ? )  a move of the player after the one to move
-\ ends on pos or captures there (move words run inside this one: what
-\ they share is kept aside)
-: zrf-reached? ( pos -- ? )
+\ zrf-poke ( content pos -- )  writes a square of a cloned board
+: zrf-poke ( content pos -- )  zrf-cell ! ;
+
+\ zrf-reached ( pos opp? -- ? )  a move of the player to move (opp?: of
+\ the player after it) ends on pos or captures there (move words run
+\ inside this one: what they share is kept aside)
+: zrf-reached ( pos opp? -- ? )
 	zrf-base @ >R  zrf-n @ >R  zrf-mark @ >R  zrf-dest @ >R  zrf-dropping @ >R  zrf-save-flags
 	zrf-n @ zrf-base !  TRUE zrf-probing !
-	current-player TRUE 0 $GenerateMoves
+	current-player SWAP 0 $GenerateMoves
 	FALSE $FirstMove BEGIN DUP WHILE
 		DUP 3 PICK $MoveReaches? IF 2DROP TRUE 0 ELSE $NextMove THEN
 	REPEAT DROP NIP
@@ -101,8 +104,23 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	FALSE zrf-probing !
 	zrf-restore-flags  R> zrf-dropping !  R> zrf-dest !  R> zrf-mark !  R> zrf-n !  R> zrf-base ! ;
 
-\ zrf-attacked? ( pos -- ? )  `attacked?`: an enemy move reaches pos
-: zrf-attacked? ( pos -- ? )  zrf-probing @ IF DROP FALSE EXIT THEN  zrf-reached? ;
+\ zrf-threat? ( pos content opp? -- ? )  `zrf-reached`, with content
+\ standing on pos (on a copy of the board) unless a piece of its owner
+\ stands there: a move that would capture it counts, a step onto an
+\ empty square does not (a pawn's push attacks nothing)
+: zrf-threat? ( pos content opp? -- ? )
+	zrf-probing @ IF DROP 2DROP FALSE EXIT THEN
+	OVER 0<>  3 PICK piece-at DUP IF #Player AND 3 PICK #Player AND <> ELSE 0= THEN  AND IF
+		>R  $CloneBoard  OVER zrf-poke  R> zrf-reached  $DeallocateBoard
+	ELSE  NIP zrf-reached  THEN ;
+
+\ zrf-attacked? ( pos -- ? )  `attacked?`: an enemy move could capture
+\ a piece of the mover's on pos
+: zrf-attacked? ( pos -- ? )  current-piece TRUE zrf-threat? ;
+
+\ zrf-defended? ( pos -- ? )  `defended?`: a move of the mover's could
+\ capture an enemy piece on pos
+: zrf-defended? ( pos -- ? )  current-piece #Player INVERT AND next-player OR FALSE zrf-threat? ;
 
 \ zrf-mover-royal? ( content -- ? )  a piece of the player to move whose
 \ checkmate loses the game
@@ -117,9 +135,6 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 
 \ zrf-in-check? ( -- ? )  the royal piece of the player to move is attacked
 : zrf-in-check? ( -- ? )  zrf-royal-pos DUP 0< IF DROP FALSE ELSE zrf-attacked? THEN ;
-
-\ zrf-poke ( content pos -- )  writes a square of a cloned board
-: zrf-poke ( content pos -- )  zrf-cell ! ;
 
 \ zrf-apply-to-board ( -- )  the move built so far, written on the board
 \ (a clone): captures, the move, the cascades
