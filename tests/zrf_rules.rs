@@ -385,6 +385,42 @@ fn attacked_and_defended_ask_about_captures() {
     assert_eq!(moves(&mut vm), ["Man a1 - a2"]);
 }
 
+/// `(option "maximal captures" …)`: only the moves that begin a chain of
+/// partial moves taking the most pieces; at 2, a tie goes to the chain
+/// taking the pieces a move promotes to.
+#[test]
+fn maximal_captures_keep_the_longest_chains() {
+    let src = r#"
+(define jump ($1 (verify enemy?) capture $1 (verify empty?) (add-partial)))
+(game (title "Most") (players White Black) (turn-order White Black)
+  OPTION
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c/d/e" (10 0)) ("5/4/3/2/1" (0 10)))
+     (directions (n 0 -1) (e 1 0))))
+  (board-setup (White (Man a1)) (Black SETUP))
+  (piece (name Man) (moves (jump e) (jump n) ((verify false) (add King))))
+  (piece (name King) (moves (jump e))))
+"#;
+    let game_with = |name: &str, option: &str, setup: &str| game(name, &src.replace("OPTION", option).replace("SETUP", setup));
+    // East takes b1 then d1; north takes a2 only.
+    let chain = "(Man b1 d1 a2)";
+    let mut vm = game_with("most-off", "", chain);
+    assert_eq!(moves(&mut vm).len(), 2);
+    let mut vm = game_with("most-on", "(option \"maximal captures\" true)", chain);
+    let m = moves(&mut vm);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].contains("c1") && m[0].contains("b1"), "{m:?}");
+    // One piece each way, a man east and a king north: true keeps both,
+    // 2 the king's.
+    let tie = "(Man b1) (King a2)";
+    let mut vm = game_with("tie-on", "(option \"maximal captures\" true)", tie);
+    assert_eq!(moves(&mut vm).len(), 2);
+    let mut vm = game_with("tie-2", "(option \"maximal captures\" 2)", tie);
+    let m = moves(&mut vm);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].contains("a3") && m[0].contains("a2"), "{m:?}");
+}
+
 /// `flip`, and goals on pieces:
 /// pieces-remaining, total-piece-count, absolute-config.
 #[test]

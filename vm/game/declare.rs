@@ -587,6 +587,14 @@ pub fn register(vm: &mut Vm) {
             vm.game.priorities = crate::state::moves::Priorities::new(list);
             Ok(())
         }),
+        word("{maximal-captures}", "( level -- )", |vm| {
+            let level = vm.pop()?;
+            if !(0..=2).contains(&level) {
+                return Err(err(format!("`{{maximal-captures}}` takes 0 (off), 1 (the most pieces) or 2 (then the most worth), not {level}")));
+            }
+            vm.game.maximal_captures = level as u8;
+            Ok(())
+        }),
         // ---- pieces ----
         word("{pieces", "( -- )", |vm| {
             vm.open_block("{pieces")?;

@@ -7,6 +7,8 @@
 //! - `play`: turns, applying moves, events, game over, the simple engines,
 //!   perft, and the words engines call
 //! - `kernel`: the native part of the original kernel vocabulary
+//! - `maximal`: the moves a turn must take the most pieces with
+//!   (`{maximal-captures}`, Zillions' `"maximal captures"`)
 //! - `show`: the board as text for the CLI
 //! - `mailbox`: a native Othello, the speed reference for the benchmark
 //!
@@ -32,6 +34,7 @@ pub mod declare;
 pub mod generate;
 pub mod kernel;
 pub mod mailbox;
+pub mod maximal;
 pub mod play;
 pub mod show;
 

@@ -185,11 +185,12 @@ impl Vm {
             let t = self.current_turn();
             self.enter_turn();
             if turn.partial == NOT_PARTIAL {
-                return generate(self, t.player, t.for_player, t.of_type, true);
+                generate(self, t.player, t.for_player, t.of_type, true)?;
+                return self.keep_maximal_captures();
             }
             generate(self, t.player, t.for_player, turn.partial, false)?;
             if self.game.store.count() > 0 {
-                return Ok(());
+                return self.keep_maximal_captures();
             }
             self.game.store.pop_list();
             self.game.turn.partial = NOT_PARTIAL;
@@ -357,7 +358,7 @@ impl Vm {
 
     /// Puts back the board saved last, which stays saved.
     #[inline]
-    fn reset_board(&mut self) -> VmResult<()> {
+    pub(crate) fn reset_board(&mut self) -> VmResult<()> {
         if self.game.snapshot_count == 0 {
             return Err(ErrorKind::Game("`$DeallocateBoard` without a matching `$CloneBoard`".into()).into());
         }
@@ -369,7 +370,7 @@ impl Vm {
     }
 
     /// Forgets the board saved last (if any), as it is now.
-    fn drop_board(&mut self) {
+    pub(crate) fn drop_board(&mut self) {
         if self.game.snapshot_count == 0 {
             return;
         }

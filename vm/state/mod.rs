@@ -109,6 +109,11 @@ pub struct Game {
     /// Move types: (name, value).
     pub move_types: Vec<(String, i32)>,
     pub priorities: moves::Priorities,
+    /// `{maximal-captures}`: 0 off, 1 the most pieces, 2 then the most
+    /// worth (`game/maximal.rs`).
+    pub maximal_captures: u8,
+    /// A list's chains are being counted: the lists below are not cut.
+    pub counting_captures: bool,
     pub pieces: Vec<PieceDecl>,
     /// Piece types above this are not generated (`{dummy-pieces}`).
     pub piece_scan_limit: Option<usize>,

@@ -36,7 +36,7 @@ pub const MAX_INCLUDE_DEPTH: usize = 16;
 /// macro expanded and every include spliced in. `define` forms are
 /// consumed; everything else stays in file order.
 pub fn expand_file(path: &Path, bytes: &[u8], files: &mut Vec<SourceFile>) -> Result<Vec<Node>, ZrfError> {
-    let mut ex = Expander { files, macros: HashMap::new(), nodes: 0, text: 0, including: Vec::new() };
+    let mut ex = Expander { files, macros: HashMap::new(), later: HashMap::new(), nodes: 0, text: 0, including: Vec::new() };
     ex.file(path, bytes)
 }
 
@@ -44,6 +44,10 @@ struct Expander<'f> {
     files: &'f mut Vec<SourceFile>,
     /// By lower-cased name: the body of the definition in force.
     macros: HashMap<String, Arc<[Node]>>,
+    /// By lower-cased name: the first definition further down a file, for
+    /// a macro used before it is defined (Zillions read every `define`
+    /// first: `CheckersCollection.zrf` uses one 1,500 lines early).
+    later: HashMap<String, Arc<[Node]>>,
     nodes: usize,
     text: usize,
     /// The files being read, outermost first, to refuse a cycle.
@@ -57,6 +61,12 @@ impl Expander<'_> {
         let forms = sexpr::parse(&text, index, path)?;
         self.files.push(SourceFile { path: path.to_path_buf(), text });
         self.including.push(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()));
+        for form in forms.iter().filter(|f| f.is_form("define")) {
+            if let Some(name) = form.args().first().and_then(Node::text) {
+                let body: Arc<[Node]> = form.args().get(1..).unwrap_or(&[]).into();
+                self.later.entry(name.to_lowercase()).or_insert(body);
+            }
+        }
         let mut out = Vec::new();
         for form in forms {
             if form.is_form("define") {
@@ -100,10 +110,11 @@ impl Expander<'_> {
     /// written in lower case, so the lower-cased copy is made only when
     /// needed: this runs for every list of the largest files.
     fn lookup(&self, name: &str) -> Option<&Arc<[Node]>> {
+        let find = |key: &str| self.macros.get(key).or_else(|| self.later.get(key));
         if name.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
-            self.macros.get(&name.to_lowercase())
+            find(&name.to_lowercase())
         } else {
-            self.macros.get(name)
+            find(name)
         }
     }
 
@@ -453,13 +464,19 @@ mod tests {
     }
 
     #[test]
+    fn a_macro_may_be_used_before_its_definition() {
+        // The first definition below serves uses above it; from there on,
+        // the definition in force.
+        let t = "(x (b)) (define b 1) (x (b)) (define b 2) (x (b))";
+        assert_eq!(run(t).unwrap(), "(x 1) (x 1) (x 2)");
+    }
+
+    #[test]
     fn redefinition_nesting_case_and_placement() {
         let t = "(define a 1) (x (a)) (define A 2) (x (a))
                  (define inner (i $1)) (define outer (o (INNER $1$1)))
                  (game (outer z)) (define late (l)) (variant (late))";
         assert_eq!(run(t).unwrap(), "(x 1) (x 2) (game (o (i zz))) (variant (l))");
-        // A macro used before it is defined is left as a form.
-        assert_eq!(run("(x (b)) (define b 1)").unwrap(), "(x (b))");
     }
 
     #[test]

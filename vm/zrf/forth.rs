@@ -19,7 +19,7 @@ use std::collections::HashSet;
 
 pub(crate) use super::forth_names::Names;
 use super::model::*;
-use super::sexpr::{self, Node};
+use super::sexpr::{self, Kind, Node};
 
 /// The runtime every translated game loads (see its own comments).
 const PRELUDE: &str = include_str!("forth_prelude.4th");
@@ -116,13 +116,6 @@ impl Writer<'_> {
             let Some(head) = n.head() else { continue };
             if matches!(head.to_lowercase().as_str(), "set-attribute") {
                 return Err(self.err(n.at, format!("`({head} …)` is not supported yet")));
-            }
-        }
-        for (name, value) in &v.options {
-            let on = !matches!(value.to_lowercase().as_str(), "false" | "0");
-            let n = name.text.to_lowercase();
-            if on && n == "maximal captures" {
-                return Err(self.err(name.at, format!("option \"{}\" is not supported yet", name.text)));
             }
         }
         Ok(())
@@ -348,6 +341,8 @@ impl Writer<'_> {
     fn pieces(&mut self, v: &Variant) -> Result<(), ZrfError> {
         // The constants first: move words name pieces (promotions).
         self.line(0, "{pieces", None);
+        let maximal = maximal_captures(v);
+        let promoted = if maximal == 2 { promotion_targets(&self.raw(v, "piece").collect::<Vec<_>>()) } else { HashSet::new() };
         let mut lists = Vec::new();
         let mut seen = HashSet::new();
         for p in &v.pieces {
@@ -368,6 +363,10 @@ impl Writer<'_> {
             }
             if p.dummy {
                 decl.push_str(" {dummy-pieces}");
+            }
+            if maximal == 2 && promoted.contains(&p.name.text.to_lowercase()) {
+                // "maximal captures" 2: taking these counts more.
+                decl.push_str(" 2 {value}");
             }
             self.line(1, &decl, Some(p.name.at));
             lists.push((name, moves, drops));
@@ -507,6 +506,42 @@ impl Writer<'_> {
                 self.line(0, "$passTurnForced ON", Some(name.at));
             }
         }
+        let level = maximal_captures(v);
+        if level > 0 {
+            let at = v.options.iter().find(|(n, _)| n.is("maximal captures")).map(|(n, _)| n.at);
+            self.line(0, &format!("{level} {{maximal-captures}}"), at);
+        }
         Ok(())
     }
+}
+
+/// `(option "maximal captures" …)`: 0 off, 1 true, 2.
+fn maximal_captures(v: &Variant) -> u8 {
+    match v.options.iter().rev().find(|(n, _)| n.is("maximal captures")).map(|(_, val)| val.to_lowercase()) {
+        Some(val) if val == "2" => 2,
+        Some(val) if val == "false" || val == "0" => 0,
+        Some(_) => 1,
+        None => 0,
+    }
+}
+
+/// The piece types (lower case) some move turns a piece into: the types
+/// `add` and `add-partial` name, and `change-type`'s.
+fn promotion_targets(pieces: &[&Node]) -> HashSet<String> {
+    fn walk(n: &Node, out: &mut HashSet<String>) {
+        let Kind::List(items) = &n.kind else { return };
+        if let Some(head) = n.head().map(str::to_lowercase) {
+            if matches!(head.as_str(), "add" | "add-partial" | "change-type") {
+                out.extend(n.args().iter().filter_map(Node::sym).map(str::to_lowercase));
+            }
+        }
+        for it in items.iter() {
+            walk(it, out);
+        }
+    }
+    let mut out = HashSet::new();
+    for p in pieces {
+        walk(p, &mut out);
+    }
+    out
 }
