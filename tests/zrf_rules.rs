@@ -260,6 +260,13 @@ fn flags_opposite_and_positions_as_steps() {
 /// condition.
 #[test]
 fn cascade_and_attributes() {
+    // An attribute's name may start with `not-` (Luzhanqi's `not-locked?`).
+    for name in ["never-moved?", "not-moved?"] {
+        castle_with_attribute(name);
+    }
+}
+
+fn castle_with_attribute(name: &str) {
     let src = r#"
 (game (title "Castle") (players White Black) (turn-order White Black)
   (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d/e/f/g/h" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
@@ -269,8 +276,9 @@ fn cascade_and_attributes() {
     (moves
       ((verify never-moved?) e (verify empty?) e (verify empty?) (set-attribute never-moved? false) cascade
         e (verify (and friend? (piece? Rook) never-moved?)) from back e (set-attribute never-moved? false) add))))
-"#;
-    let mut vm = game("castle", src);
+"#
+    .replace("never-moved?", name);
+    let mut vm = game(&format!("castle-{}", name.trim_end_matches('?')), &src);
     let mut m = moves(&mut vm);
     m.sort();
     assert_eq!(m.len(), 2, "{m:?}");
@@ -383,6 +391,12 @@ fn attacked_and_defended_ask_about_captures() {
     assert_eq!(moves(&mut vm), ["Man a1 - b1"]);
     let mut vm = game("defended2", &src.replace("DIRTEST", "not-defended?"));
     assert_eq!(moves(&mut vm), ["Man a1 - a2"]);
+    // `(attacked? TYPE)`: by the enemy's moves of that type only.
+    let typed = src.replace("(moves (s (verify empty?) add))", "(moves (move-type push) (s (verify empty?) add))").replace("(moves (s (verify enemy?) add))", "(moves (move-type stab) (s (verify enemy?) add))");
+    let mut vm = game("stab", &typed.replace("DIRTEST", "(attacked? stab)"));
+    assert_eq!(moves(&mut vm), ["Man a1 - a2"]);
+    let mut vm = game("push", &typed.replace("DIRTEST", "(not-attacked? push)"));
+    assert_eq!(moves(&mut vm).len(), 2);
 }
 
 /// `(option "maximal captures" …)`: only the moves that begin a chain of

@@ -305,9 +305,10 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         "false" => return Ok("FALSE".into()),
         _ => {}
     }
+    // An attribute may itself be named `not-…?` (Luzhanqi's `not-locked?`).
     let (negate, base) = match lower.strip_prefix("not-") {
-        Some(b) => (true, b.to_string()),
-        None => (false, lower.clone()),
+        Some(b) if w.names.attribute(&lower).is_none() => (true, b.to_string()),
+        _ => (false, lower.clone()),
     };
     if COND_NOT_YET.contains(&base.as_str()) {
         return Err(w.err(n.at, format!("the condition `{name}` is not supported yet")));
@@ -323,8 +324,14 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         "last-from?" => ("zrf-last-from @ =".into(), args.first()),
         "last-to?" => ("zrf-last-to @ =".into(), args.first()),
         "on-board?" => ("DROP TRUE".into(), args.first()),
-        "attacked?" => ("zrf-attacked?".into(), args.first()),
-        "defended?" => ("zrf-defended?".into(), args.first()),
+        // `(attacked? no-king)`: by the moves of one move type only.
+        "attacked?" | "defended?" => {
+            let word = if base == "attacked?" { "zrf-attacked?" } else { "zrf-defended?" };
+            match args.first().and_then(Node::sym).and_then(|s| w.names.move_type(s)) {
+                Some(t) => (format!("{t} {word}-by"), args.get(1)),
+                None => (format!("0 {word}-by"), args.first()),
+            }
+        }
         // An enemy one step away in any of the board's directions: `here`
         // goes to the position for the look and comes back.
         "adjacent-to-enemy?" => {

@@ -90,13 +90,14 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ zrf-poke ( content pos -- )  writes a square of a cloned board
 : zrf-poke ( content pos -- )  zrf-cell ! ;
 
-\ zrf-reached ( pos opp? -- ? )  a move of the player to move (opp?: of
-\ the player after it) ends on pos or captures there (move words run
-\ inside this one: what they share is kept aside)
-: zrf-reached ( pos opp? -- ? )
+\ zrf-reached ( pos opp? type -- ? )  a move of the player to move (opp?:
+\ of the player after it; of move type type, 0 any) ends on pos or
+\ captures there (move words run inside this one: what they share is
+\ kept aside)
+: zrf-reached ( pos opp? type -- ? )
 	zrf-base @ >R  zrf-n @ >R  zrf-mark @ >R  zrf-dest @ >R  zrf-dropping @ >R  zrf-save-flags
 	zrf-n @ zrf-base !  TRUE zrf-probing !
-	current-player SWAP 0 $GenerateMoves
+	>R current-player SWAP R> $GenerateMoves
 	FALSE $FirstMove BEGIN DUP WHILE
 		DUP 3 PICK $MoveReaches? IF 2DROP TRUE 0 ELSE $NextMove THEN
 	REPEAT DROP NIP
@@ -104,23 +105,26 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	FALSE zrf-probing !
 	zrf-restore-flags  R> zrf-dropping !  R> zrf-dest !  R> zrf-mark !  R> zrf-n !  R> zrf-base ! ;
 
-\ zrf-threat? ( pos content opp? -- ? )  `zrf-reached`, with content
+\ zrf-threat? ( pos content opp? type -- ? )  `zrf-reached`, with content
 \ standing on pos (on a copy of the board) unless a piece of its owner
 \ stands there: a move that would capture it counts, a step onto an
 \ empty square does not (a pawn's push attacks nothing)
-: zrf-threat? ( pos content opp? -- ? )
-	zrf-probing @ IF DROP 2DROP FALSE EXIT THEN
-	OVER 0<>  3 PICK piece-at DUP IF #Player AND 3 PICK #Player AND <> ELSE 0= THEN  AND IF
-		>R  $CloneBoard  OVER zrf-poke  R> zrf-reached  $DeallocateBoard
-	ELSE  NIP zrf-reached  THEN ;
+: zrf-threat? ( pos content opp? type -- ? )
+	zrf-probing @ IF 2DROP 2DROP FALSE EXIT THEN
+	2 PICK 0<>  4 PICK piece-at DUP IF #Player AND 4 PICK #Player AND <> ELSE 0= THEN  AND IF
+		>R >R  $CloneBoard  OVER zrf-poke  R> R> zrf-reached  $DeallocateBoard
+	ELSE  ROT DROP zrf-reached  THEN ;
 
-\ zrf-attacked? ( pos -- ? )  `attacked?`: an enemy move could capture
-\ a piece of the mover's on pos
-: zrf-attacked? ( pos -- ? )  current-piece TRUE zrf-threat? ;
+\ zrf-attacked?-by ( pos type -- ? )  `attacked?`: an enemy move (of
+\ move type type, 0 any) could capture a piece of the mover's on pos
+: zrf-attacked?-by ( pos type -- ? )  >R current-piece TRUE R> zrf-threat? ;
 
-\ zrf-defended? ( pos -- ? )  `defended?`: a move of the mover's could
-\ capture an enemy piece on pos
-: zrf-defended? ( pos -- ? )  current-piece #Player INVERT AND next-player OR FALSE zrf-threat? ;
+\ zrf-defended?-by ( pos type -- ? )  `defended?`: a move of the
+\ mover's (of move type type, 0 any) could capture an enemy piece on pos
+: zrf-defended?-by ( pos type -- ? )  >R current-piece #Player INVERT AND next-player OR FALSE R> zrf-threat? ;
+
+\ zrf-attacked? ( pos -- ? )  `attacked?` by any move
+: zrf-attacked? ( pos -- ? )  0 zrf-attacked?-by ;
 
 \ zrf-mover-royal? ( content -- ? )  a piece of the player to move whose
 \ checkmate loses the game
