@@ -406,8 +406,14 @@ impl Writer<'_> {
             };
             let word = format!("{piece}-{kind}-{}", entries.len() + 1);
             self.line(0, &format!(": {word} ( -- )"), Some(block.at));
+            // A move's first steps and square tests go before its start:
+            // they read and change nothing else, and so the generator
+            // finds them and tries the word only where they hold (its
+            // guard, `jit/guard.rs`).
+            let lead = if drop { 0 } else { items.iter().take_while(|n| self.pure_lead(n)).count() };
+            super::forth_moves::block(self, &items[..lead], 1, drop)?;
             self.line(1, if drop { "zrf-begin-drop" } else { "zrf-begin-move" }, None);
-            super::forth_moves::block(self, items, 1, drop)?;
+            super::forth_moves::block(self, &items[lead..], 1, drop)?;
             self.line(0, ";", None);
             entries.push((word, move_type.clone()));
         }
@@ -424,6 +430,15 @@ impl Writer<'_> {
         self.line(0, "moves}", None);
         self.out.text.push('\n');
         Ok(())
+    }
+
+    /// A direction step, or `(verify T)` of a plain square test T.
+    fn pure_lead(&self, n: &Node) -> bool {
+        if let Some(s) = n.sym() {
+            return self.names.direction(s).is_some();
+        }
+        n.is_form("verify")
+            && matches!(n.args(), [c] if c.sym().is_some_and(|c| matches!(c.to_lowercase().as_str(), "empty?" | "not-empty?" | "enemy?" | "not-enemy?" | "friend?" | "not-friend?")))
     }
 
     fn turn_order(&mut self, v: &Variant) -> Result<(), ZrfError> {

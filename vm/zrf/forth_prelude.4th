@@ -189,11 +189,12 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	zrf-dropping @ IF zrf-reserved? IF current-player current-piece-type zrf-slot COMPILE-LITERAL COMPILE zrf-take THEN THEN
 	add-move ;
 
-\ zrf-begin-move ( -- )  a move word starts: in a chain of partial
-\ moves, only the piece that moved last moves on
+\ zrf-begin-move ( -- )  a move word starts (after its first steps and
+\ tests): in a chain of partial moves, only the piece that moved last
+\ moves on; `mark` is where it started
 : zrf-begin-move ( -- )
 	zrf-chain @ DUP 0< SWAP from = OR verify
-	FALSE zrf-dropping !  zrf-begin ;
+	FALSE zrf-dropping !  zrf-begin  from zrf-mark ! ;
 
 \ zrf-begin-drop ( -- )  a drop word starts: never inside a chain; a
 \ piece in reserve when the setup counts them
