@@ -13,6 +13,7 @@ use common::cli::{axforth, both, root, scratch, stdout};
 
 const TICTACTOE: &str = "tests/zrf-rules/TicTacToe.zrf";
 const DRAUGHTS: &str = "tests/zrf-rules/Draughts.zrf";
+const CHESS: &str = "tests/zrf-rules/Chess.zrf";
 
 fn load_path(path: &Path, variant: Option<&str>) -> Result<Vm, String> {
     let game = GameFile::open(path, variant)?;
@@ -67,6 +68,66 @@ fn tictactoe_perft_1_to_9() {
 fn draughts_perft_1_to_8() {
     let mut vm = load(DRAUGHTS);
     assert_eq!(perfts(&mut vm, 8), vec![7, 49, 302, 1469, 7361, 36768, 179740, 845931]);
+}
+
+/// Chess as Zillions authors wrote it (`checkmated`, castling by
+/// `cascade`, en passant by `last-from?`): the published counts. Depth 4
+/// (197281) and 5 (4865609) take seconds to a minute and are measured
+/// outside the suite.
+#[test]
+fn chess_perft_1_to_3() {
+    let mut vm = load(CHESS);
+    assert_eq!(perfts(&mut vm, 3), [20, 400, 8902]);
+}
+
+/// En passant and castling, which perft 1-4 never reach.
+#[test]
+fn chess_en_passant_and_castling() {
+    let chess = root().join(CHESS);
+    let moves_after = |after: &str| stdout(&axforth(&["moves", chess.to_str().unwrap(), "--after", after]));
+    let m = moves_after("e2 - e4; a7 - a6; e4 - e5; d7 - d5");
+    assert!(m.lines().any(|l| l.trim() == "x d5 Pawn e5 - d6"), "{m}");
+    // One move later the right is gone.
+    let m = moves_after("e2 - e4; a7 - a6; e4 - e5; d7 - d5; g1 - f3; a6 - a5");
+    assert!(!m.contains("e5 - d6"), "{m}");
+    let m = moves_after("e2 - e4; e7 - e5; g1 - f3; b8 - c6; f1 - c4; g8 - f6");
+    assert!(m.lines().any(|l| l.contains("King e1 - g1") && l.contains("Rook h1 - f1")), "{m}");
+    // Not across an attacked square: the same setup with the black
+    // bishop on a6, which watches f1 (and not the king), forbids it; on
+    // b7 it does not.
+    let before = "e2 - e4; b7 - b6; g1 - f3; c8 - BISHOP; g2 - g3; b8 - c6; f1 - h3; g8 - f6";
+    let m = moves_after(&before.replace("BISHOP", "a6"));
+    assert!(!m.contains("King e1 - g1") && m.contains("Rook h1 - g1"), "{m}");
+    let m = moves_after(&before.replace("BISHOP", "b7"));
+    assert!(m.contains("King e1 - g1"), "{m}");
+}
+
+/// A game Zillions saved (`.zsg`): its moves as Zillions wrote them
+/// (captures after the step, `partial N`, attribute settings `@ sq n n`),
+/// replayed move by move; a setup line first; an illegal move named.
+#[test]
+fn replay_reads_a_zillions_saved_game() {
+    let dir = scratch("zsg");
+    std::fs::copy(root().join(DRAUGHTS), dir.join("Draughts.zrf")).unwrap();
+    let header = "Zillions Save Game File Version 0.02 CC\nRulesFile=C:\\Games\\ZoG\\Draughts.zrf\nVariantName=English Draughts\n";
+    let good = dir.join("good.zsg");
+    std::fs::write(&good, format!("{header}1. Man c3 - d4\n1. Man f6 - e5 @ f6 0 1\n2. partial 2 Man d4 - f6 x e5\n")).unwrap();
+    let o = axforth(&["replay", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", both(&o));
+    assert!(stdout(&o).contains("3 plies replayed, ok"), "{}", both(&o));
+    // A position set up by hand: a white man on e5 (none starts there)
+    // takes the man that came to d4.
+    let setup = dir.join("setup.zsg");
+    std::fs::write(&setup, format!("{header}(x f6)\n(White Man e5)\n1. Man c3 - d4\n1. Man e5 - c3 x d4\n")).unwrap();
+    let o = axforth(&["replay", setup.to_str().unwrap()]);
+    assert!(stdout(&o).contains("2 plies replayed, ok"), "{}", both(&o));
+    // A move the rules do not allow: named with its ply and the legal ones.
+    let bad = dir.join("bad.zsg");
+    std::fs::write(&bad, format!("{header}1. Man c3 - d4\n1. Man f6 - e5\n2. Man a1 - b2\n")).unwrap();
+    let o = axforth(&["replay", bad.to_str().unwrap(), "--json"]);
+    assert!(!o.status.success(), "{}", both(&o));
+    let out = stdout(&o);
+    assert!(out.contains("\"ok\":false") && out.contains("ply 3 (`2. Man a1 - b2`)") && out.contains("legal: x e5 Man d4 - f6"), "{out}");
 }
 
 #[test]

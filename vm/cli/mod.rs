@@ -235,13 +235,16 @@ enum Command {
         a game's log, `game-000001.json` from `autoplay --log DIR` (the tournament's header and one game)\n  \
         a tournament's JSON Lines, from `autoplay --json FILE` (every game in it; a torn last line is skipped)\n  \
         an AutoPlay log of the original Axiom: `AutoPlay A B N`, then each game's numbered moves and the running results\n\
-          (its game file is the log's first variant beside it, A.4th, unless --game names one)\n\n\
-        Every move must be legal and spelt as recorded, and each game must end where and as the record says.")]
+          (its game file is the log's first variant beside it, A.4th, unless --game names one)\n  \
+        a Zillions saved game (.zsg): its RulesFile beside it and its VariantName, unless --game (and --variant) say\n\n\
+        Every move must be legal and spelt as recorded (a saved game's moves as Zillions spelt them: the same\n\
+        words or squares in any order), and each game must end where and as the record says (a saved game may\n\
+        stop before the end).")]
     Replay {
-        /// The record: a game's log or a tournament's JSON Lines from autoplay, or an AutoPlay log of the original (see below)
+        /// The record: a game's log or a tournament's JSON Lines from autoplay, an AutoPlay log of the original, or a Zillions saved game (see below)
         #[arg(value_name = "RECORD")]
         log: PathBuf,
-        /// The game file, .4th or .zrf (default: the log's first variant, beside the log)
+        /// The game file, .4th or .zrf (default: the log's first variant, or the saved game's rules file, beside it)
         #[arg(long)]
         game: Option<PathBuf>,
         /// With a .zrf --game: the variant, by title or number from 1 (default: the first)

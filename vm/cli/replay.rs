@@ -1,13 +1,14 @@
 //! `axforth replay LOG`: plays back a record of axforth's autoplay (a
-//! game's log, or a tournament's JSON Lines), or an AutoPlay log the original Axiom
+//! game's log, or a tournament's JSON Lines), an AutoPlay log the original Axiom
 //! wrote (`AutoPlay A B N`, then every game's moves and the running
-//! results), move by move, and says where axforth disagrees: a move that
+//! results), or a game Zillions saved (`.zsg`), move by move, and says
+//! where axforth disagrees: a move that
 //! is not legal or not spelt as the original spelt it, a game that is over
 //! too early, not over where the log ends it, or won by the other side.
 
 use super::check::string;
 use anyhow::{anyhow, bail, Context, Result};
-use axforth::game::{DRAW_SCORE, UNKNOWN_SCORE};
+use axforth::game::{Action, DRAW_SCORE, UNKNOWN_SCORE};
 use axforth::tournament::record::{self, GameLog};
 use axforth::tournament::replay::verify;
 use axforth::open::GameFile;
@@ -36,6 +37,9 @@ pub fn replay(config: Config, log: &Path, game: Option<&GameFile>, json: bool) -
     let bytes = std::fs::read(log).with_context(|| format!("cannot read {}", log.display()))?;
     if bytes.trim_ascii_start().starts_with(b"{") {
         return replay_records(config, log, &bytes, json);
+    }
+    if let Some(saved) = parse_saved(&String::from_utf8_lossy(&bytes)) {
+        return replay_saved(config, log, game, json, &saved);
     }
     let parsed = parse(&String::from_utf8_lossy(&bytes))?;
     let game_file = match game {
@@ -225,4 +229,130 @@ fn parse(text: &str) -> Result<Log> {
 /// `…", wins = 12.` → 12
 fn wins(rest: &str) -> Option<u32> {
     rest.split("wins = ").nth(1)?.trim().trim_end_matches('.').parse().ok()
+}
+
+/// A game Zillions saved (`.zsg`): the rules file and variant it names,
+/// and its moves, one line each (`12. Checker d4 - c3`), a step of a
+/// chain of partial moves marked `partial N`.
+struct SavedGame {
+    rules: String,
+    variant: Option<String>,
+    /// A position set up by hand before the first move: `(x b6)` empties
+    /// a square, `(White Checker b6)` puts a piece there.
+    setup: Vec<Vec<String>>,
+    moves: Vec<(String, String)>,
+}
+
+fn parse_saved(text: &str) -> Option<SavedGame> {
+    let mut lines = text.lines().map(str::trim);
+    if !lines.next()?.starts_with("Zillions Save Game File") {
+        return None;
+    }
+    let mut saved = SavedGame { rules: String::new(), variant: None, setup: Vec::new(), moves: Vec::new() };
+    for line in lines {
+        if let Some(r) = line.strip_prefix("RulesFile=") {
+            saved.rules = r.to_string();
+        } else if let Some(v) = line.strip_prefix("VariantName=") {
+            saved.variant = Some(v.to_string());
+        } else if let Some(edit) = line.strip_prefix('(').and_then(|l| l.strip_suffix(')')) {
+            saved.setup.push(edit.split_whitespace().map(str::to_string).collect());
+        } else if let Some((number, text)) = line.split_once(". ") {
+            if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) {
+                saved.moves.push((number.to_string(), strip_partial(text).to_string()));
+            }
+        }
+    }
+    Some(saved)
+}
+
+/// `partial 2 Checker d4 - f2 x e3` → `Checker d4 - f2 x e3`.
+fn strip_partial(text: &str) -> &str {
+    let Some(rest) = text.strip_prefix("partial ") else { return text };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return text;
+    }
+    rest[digits..].trim_start()
+}
+
+/// Replays a saved game from its start position; the game may stop
+/// before its end (it is a saved game, not a finished one).
+fn replay_saved(config: Config, path: &Path, game: Option<&GameFile>, json: bool, saved: &SavedGame) -> Result<ExitCode> {
+    let game_file = match game {
+        Some(g) => g.clone(),
+        None => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            // Written on Windows: `C:\Games\ZoG\my\Ur\07.Axiomatic.Ur.zrf`.
+            let name = saved.rules.rsplit(['\\', '/']).next().unwrap_or("").trim();
+            if name.is_empty() {
+                bail!("{} names no rules file (RulesFile=); give it with --game", path.display());
+            }
+            let found = super::check::resolve(dir, name).ok_or_else(|| anyhow!("the saved game's rules file {} is not beside it (give it with --game)", dir.join(name).display()))?;
+            GameFile::open(&found, saved.variant.as_deref()).map_err(anyhow::Error::msg)?
+        }
+    };
+    let mut vm = Vm::new(Config { seed: Some(1), ..config })?;
+    vm.capture_output();
+    let result = replay_saved_moves(&mut vm, &game_file, saved);
+    for w in vm.take_warnings() {
+        eprintln!("{w}");
+    }
+    if json {
+        let error = result.as_ref().err().map_or("null".to_string(), |e| string(e));
+        println!("{{\"saved_game\":{},\"game_file\":{},\"plies\":{},\"ok\":{},\"error\":{error}}}", string(&path.display().to_string()), string(&game_file.label()), saved.moves.len(), result.is_ok());
+    } else {
+        match &result {
+            Ok(()) => println!("{}: {} plies replayed, ok", game_file.label(), saved.moves.len()),
+            Err(why) => println!("{}: {why}", game_file.label()),
+        }
+    }
+    Ok(if result.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn replay_saved_moves(vm: &mut Vm, file: &GameFile, saved: &SavedGame) -> Result<(), String> {
+    let text = |e: axforth::VmError| e.to_string();
+    vm.load_game(file).map_err(text)?;
+    vm.check_loaded().map_err(text)?;
+    vm.new_game().map_err(text)?;
+    for edit in &saved.setup {
+        set_up(vm, edit).map_err(|why| format!("the setup line `({})`: {why}", edit.join(" ")))?;
+    }
+    vm.remember_position();
+    for (ply, (turn, logged)) in saved.moves.iter().enumerate() {
+        let ply = ply + 1;
+        let at = |e: axforth::VmError| format!("ply {ply} (`{turn}. {logged}`): {e}");
+        vm.generate_turn().map_err(at)?;
+        if vm.game_result().map_err(at)? != UNKNOWN_SCORE {
+            return Err(format!("ply {ply} (`{turn}. {logged}`): the game is already over"));
+        }
+        let m = match vm.match_move(logged) {
+            Ok(m) => m,
+            Err(candidates) => {
+                let texts = vm.move_texts();
+                let legal = if texts.is_empty() { "none".to_string() } else { texts.join(", ") };
+                let why = if candidates.is_empty() { "not a legal move" } else { "more than one legal move reads so" };
+                return Err(format!("ply {ply} (`{turn}. {logged}`): {why} of {}; legal: {legal}", vm.game.player_name(vm.player_to_move())));
+            }
+        };
+        vm.make_move(m).map_err(at)?;
+        vm.game.store.pop_list();
+        vm.remember_position();
+        let _ = vm.take_output();
+    }
+    Ok(())
+}
+
+/// One setup line of a saved game, applied to the board.
+fn set_up(vm: &mut Vm, edit: &[String]) -> Result<(), String> {
+    let square = |vm: &Vm, name: &str| (0..vm.game.board.positions as i32).find(|&p| vm.game.board.name(p).eq_ignore_ascii_case(name)).ok_or_else(|| format!("no square `{name}`"));
+    let action = match edit {
+        [x, sq] if x.eq_ignore_ascii_case("x") => Action::Capture(square(vm, sq)?),
+        [player, piece, sq] => {
+            let p = vm.game.players.iter().find(|p| p.name.eq_ignore_ascii_case(player)).map(|p| p.value).ok_or_else(|| format!("no player `{player}`"))?;
+            let t = vm.game.pieces.iter().position(|d| d.name.eq_ignore_ascii_case(piece)).ok_or_else(|| format!("no piece type `{piece}`"))?;
+            Action::Place { pos: square(vm, sq)?, content: p | (t as i32 + 1) }
+        }
+        _ => return Err("neither `(x SQUARE)` nor `(PLAYER PIECE SQUARE)`".into()),
+    };
+    vm.apply_edit(action).map_err(|e| e.to_string())
 }

@@ -531,7 +531,96 @@ impl Vm {
             return pick(equal);
         }
         let suffix = format!(" {want}");
-        pick(texts.iter().zip(&loose_texts).filter(|(_, l)| l.ends_with(&suffix) || **l == want).map(|(t, _)| t).collect())
+        match pick(texts.iter().zip(&loose_texts).filter(|(_, l)| l.ends_with(&suffix) || **l == want).map(|(t, _)| t).collect()) {
+            Err(none) if none.is_empty() => {}
+            found => return found,
+        }
+        // Zillions writes a move's parts in another order and adds what
+        // axforth does not show (`Checker d4 - f2 x e3` for `x e3 Checker
+        // d4 - f2`; `@ e5 0 1`, an attribute set): the same parts in any
+        // order; then the same squares, each as often, then as a set.
+        let want_parts = self.move_parts(text);
+        if want_parts.is_empty() {
+            return Err(Vec::new());
+        }
+        match pick(texts.iter().filter(|(_, t)| self.move_parts(t) == want_parts).collect()) {
+            Err(none) if none.is_empty() => {}
+            found => return found,
+        }
+        // What axforth's text says must be in the record; the record may
+        // say more (Zillions writes changes away from the move's squares,
+        // `= Za on g1`, that axforth's text leaves out).
+        let (want_squares, want_types) = self.square_list(text);
+        if want_squares.is_empty() {
+            return Err(Vec::new());
+        }
+        let agrees = |t: &str, sets: bool| {
+            let (squares, types) = self.square_list(t);
+            let same = if sets { squares.iter().collect::<std::collections::BTreeSet<_>>() == want_squares.iter().collect() } else { squares == want_squares };
+            same && types.is_subset(&want_types)
+        };
+        match pick(texts.iter().filter(|(_, t)| agrees(t, false)).collect()) {
+            Err(none) if none.is_empty() => {}
+            found => return found,
+        }
+        pick(texts.iter().filter(|(_, t)| agrees(t, true)).collect())
+    }
+
+    /// The squares a move's text names, each as often, sorted; and the
+    /// types after its `=`s.
+    fn square_list(&self, text: &str) -> (Vec<String>, std::collections::BTreeSet<String>) {
+        let words = self.move_words(text);
+        let mut squares: Vec<String> = words.iter().filter(|w| self.is_square(w)).cloned().collect();
+        squares.sort();
+        let types = words.iter().enumerate().filter(|(i, w)| *i > 0 && words[i - 1] == "=" && !self.is_square(w)).map(|(_, w)| w.clone()).collect();
+        (squares, types)
+    }
+
+    /// A move's text as a set of parts, for `match_move`: each step
+    /// `from - to` or `from x to` one part, each other word one, without
+    /// the names of pieces and players (but the type after `=`), `on`,
+    /// and Zillions' attribute settings `@ pos n n`.
+    fn move_parts(&self, text: &str) -> std::collections::BTreeSet<String> {
+        let words = self.move_words(text);
+        let mut parts = std::collections::BTreeSet::new();
+        let mut i = 0;
+        while i < words.len() {
+            let step = words.get(i + 1).is_some_and(|w| w == "-" || w == "x");
+            if step && self.is_square(&words[i]) && words.get(i + 2).is_some_and(|w| self.is_square(w)) {
+                parts.insert(format!("{}>{}", words[i], words[i + 2]));
+                i += 3;
+            } else {
+                parts.insert(words[i].clone());
+                i += 1;
+            }
+        }
+        parts
+    }
+
+    /// `move_parts`' words, in order.
+    fn move_words(&self, text: &str) -> Vec<String> {
+        let is_name = |w: &str| self.game.pieces.iter().any(|p| p.name.eq_ignore_ascii_case(w)) || self.game.players.iter().any(|p| p.name.eq_ignore_ascii_case(w));
+        let all: Vec<String> = normalize(text).split(' ').map(str::to_string).collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < all.len() {
+            let w = &all[i];
+            let number = |k: usize| all.get(k).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if w == "@" && number(i + 2) && number(i + 3) {
+                i += 4;
+                continue;
+            }
+            let after_equals = i > 0 && all[i - 1] == "=";
+            if w != "on" && (after_equals || !is_name(w)) {
+                out.push(w.clone());
+            }
+            i += 1;
+        }
+        out
+    }
+
+    fn is_square(&self, w: &str) -> bool {
+        self.game.board.position_named(w).is_some() || (0..self.game.board.positions as i32).any(|p| self.game.board.name(p).eq_ignore_ascii_case(w))
     }
 
     /// The texts of the current list.
