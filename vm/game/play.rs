@@ -543,9 +543,10 @@ impl Vm {
         if want_parts.is_empty() {
             return Err(Vec::new());
         }
-        match pick(texts.iter().filter(|(_, t)| self.move_parts(t) == want_parts).collect()) {
-            Err(none) if none.is_empty() => {}
-            found => return found,
+        // Moves with the same parts differ only in the order of their
+        // edits, which the record does not tell: the first is taken.
+        if let Some(&(m, _)) = texts.iter().find(|(_, t)| self.move_parts(t) == want_parts) {
+            return Ok(m);
         }
         // What axforth's text says must be in the record; the record may
         // say more (Zillions writes changes away from the move's squares,
