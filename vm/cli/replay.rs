@@ -135,28 +135,7 @@ fn replay_records(config: Config, path: &Path, bytes: &[u8], json: bool) -> Resu
 /// Replays one game in a fresh VM; the first disagreement, if any.
 fn replay_game(vm: &mut Vm, file: &GameFile, g: &LoggedGame) -> Result<(), String> {
     let text = |e: axforth::VmError| e.to_string();
-    vm.load_game(file).map_err(text)?;
-    vm.check_loaded().map_err(text)?;
-    vm.new_game().map_err(text)?;
-    vm.remember_position();
-    for (ply, (turn, logged)) in g.moves.iter().enumerate() {
-        let ply = ply + 1;
-        let at = |e: axforth::VmError| format!("ply {ply} (`{turn}. {logged}`): {e}");
-        vm.generate_turn().map_err(at)?;
-        if vm.game_result().map_err(at)? != UNKNOWN_SCORE {
-            return Err(format!("ply {ply} (`{turn}. {logged}`): the game is already over"));
-        }
-        let texts = vm.move_texts();
-        let Some(i) = texts.iter().position(|t| t == logged) else {
-            let legal = if texts.is_empty() { "none".to_string() } else { texts.join(", ") };
-            return Err(format!("ply {ply} (`{turn}. {logged}`): not a legal move of {} as written; legal: {legal}", vm.game.player_name(vm.player_to_move())));
-        };
-        let m = vm.game.store.current().start + i;
-        vm.make_move(m).map_err(at)?;
-        vm.game.store.pop_list();
-        vm.remember_position();
-        let _ = vm.take_output();
-    }
+    play_moves(vm, file, &[], &g.moves, Spelling::Exact)?;
     vm.generate_turn().map_err(text)?;
     let score = vm.game_result().map_err(text)?;
     if score == UNKNOWN_SCORE {
@@ -293,7 +272,7 @@ fn replay_saved(config: Config, path: &Path, game: Option<&GameFile>, json: bool
     };
     let mut vm = Vm::new(Config { seed: Some(1), ..config })?;
     vm.capture_output();
-    let result = replay_saved_moves(&mut vm, &game_file, saved);
+    let result = play_moves(&mut vm, &game_file, &saved.setup, &saved.moves, Spelling::Zillions);
     for w in vm.take_warnings() {
         eprintln!("{w}");
     }
@@ -309,29 +288,49 @@ fn replay_saved(config: Config, path: &Path, game: Option<&GameFile>, json: bool
     Ok(if result.is_ok() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-fn replay_saved_moves(vm: &mut Vm, file: &GameFile, saved: &SavedGame) -> Result<(), String> {
+/// How a record spells its moves.
+#[derive(Clone, Copy, PartialEq)]
+enum Spelling {
+    /// As axforth and the original Axiom write them, exactly.
+    Exact,
+    /// As Zillions does: `Vm::match_move`'s looser forms.
+    Zillions,
+}
+
+/// Loads the game, sets up `setup` (a saved game's lines), and plays
+/// `moves` (turn number, text) from the start; the first disagreement.
+fn play_moves(vm: &mut Vm, file: &GameFile, setup: &[Vec<String>], moves: &[(String, String)], spelling: Spelling) -> Result<(), String> {
     let text = |e: axforth::VmError| e.to_string();
     vm.load_game(file).map_err(text)?;
     vm.check_loaded().map_err(text)?;
     vm.new_game().map_err(text)?;
-    for edit in &saved.setup {
+    for edit in setup {
         set_up(vm, edit).map_err(|why| format!("the setup line `({})`: {why}", edit.join(" ")))?;
     }
     vm.remember_position();
-    for (ply, (turn, logged)) in saved.moves.iter().enumerate() {
+    for (ply, (turn, logged)) in moves.iter().enumerate() {
         let ply = ply + 1;
         let at = |e: axforth::VmError| format!("ply {ply} (`{turn}. {logged}`): {e}");
         vm.generate_turn().map_err(at)?;
         if vm.game_result().map_err(at)? != UNKNOWN_SCORE {
             return Err(format!("ply {ply} (`{turn}. {logged}`): the game is already over"));
         }
-        let m = match vm.match_move(logged) {
+        let found = match spelling {
+            Spelling::Exact => vm.move_texts().iter().position(|t| t == logged).map(|i| vm.game.store.current().start + i).ok_or_else(Vec::new),
+            Spelling::Zillions => vm.match_move(logged),
+        };
+        let m = match found {
             Ok(m) => m,
             Err(candidates) => {
                 let texts = vm.move_texts();
                 let legal = if texts.is_empty() { "none".to_string() } else { texts.join(", ") };
-                let why = if candidates.is_empty() { "not a legal move" } else { "more than one legal move reads so" };
-                return Err(format!("ply {ply} (`{turn}. {logged}`): {why} of {}; legal: {legal}", vm.game.player_name(vm.player_to_move())));
+                let why = match (spelling, candidates.is_empty()) {
+                    (Spelling::Exact, _) => "not a legal move of {} as written",
+                    (_, true) => "not a legal move of {}",
+                    (_, false) => "more than one legal move of {} reads so",
+                };
+                let why = why.replace("{}", &vm.game.player_name(vm.player_to_move()));
+                return Err(format!("ply {ply} (`{turn}. {logged}`): {why}; legal: {legal}"));
             }
         };
         vm.make_move(m).map_err(at)?;
