@@ -496,6 +496,35 @@ fn maximal_captures_keep_the_longest_chains() {
     assert!(m[0].contains("a3") && m[0].contains("a2"), "{m:?}");
 }
 
+/// `add-copy`: the piece stays and a copy goes (Ataxx's clone step);
+/// `add-copy-partial` lets the same player go on.
+#[test]
+fn add_copy_leaves_the_piece_where_it_was() {
+    let src = r#"
+(game (title "Clone") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (White (Blob a1)) (Black (Blob c1)))
+  (piece (name Blob) (moves (e (verify empty?) ADD))))
+"#;
+    for add in ["add-copy", "(add-copy)", "add-copy-partial"] {
+        let mut vm = game(&format!("clone-{}", add.trim_matches(['(', ')'])), &src.replace("ADD", add));
+        vm.generate_turn().unwrap();
+        assert_eq!(vm.move_texts(), ["White Blob b1"], "{add}");
+        let m = vm.game.store.current().start;
+        vm.make_move(m).unwrap();
+        vm.game.store.pop_list();
+        let at = |name: &str| {
+            let p = vm.game.board.position_named(name).unwrap();
+            vm.game.board.get(&vm.mem, p).unwrap()
+        };
+        assert_ne!(at("a1"), 0, "{add}: the piece stays");
+        assert_eq!(at("a1"), at("b1"), "{add}: the same piece goes");
+        // A partial copy: White moves on (nothing can follow here, so
+        // the turn passes at the next generation).
+        assert_eq!(vm.game.turn.partial != axforth::game::moves::NOT_PARTIAL, add == "add-copy-partial", "{add}");
+    }
+}
+
 /// `flip`, and goals on pieces:
 /// pieces-remaining, total-piece-count, absolute-config.
 #[test]

@@ -26,9 +26,7 @@ pub(crate) fn block(w: &mut Writer, items: &[Node], indent: usize, drop: bool) -
 
 /// Instructions that the ZRF Language Reference lists and this does not
 /// translate yet: named in the error.
-const NOT_YET: &[&str] = &[
-    "add-copy", "add-copy-partial", "move-type",
-];
+const NOT_YET: &[&str] = &["move-type"];
 
 fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfError> {
     let at = Some(n.at);
@@ -48,6 +46,8 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
             let code = match s.to_lowercase().as_str() {
                 "add" => "0 -1 zrf-add".to_string(),
                 "add-partial" => "0 0 zrf-add".to_string(),
+                "add-copy" => "0 -1 zrf-add-copy".to_string(),
+                "add-copy-partial" => "0 0 zrf-add-copy".to_string(),
                 "capture" => "0 here 1 zrf-log!".to_string(),
                 "flip" => "here player-at zrf-other here 3 zrf-log!".to_string(),
                 "change-owner" => "current-player here 3 zrf-log!".to_string(),
@@ -101,8 +101,9 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                     block(w, body, indent + 1, drop)?;
                     w.line(indent, "REPEAT", None);
                 }
-                "add" | "add-partial" if args.iter().all(|a| a.sym().is_some_and(|s| w.names.piece(s).is_some() || w.names.move_type(s).is_some())) => {
-                    let partial = lower == "add-partial";
+                "add" | "add-partial" | "add-copy" | "add-copy-partial" if args.iter().all(|a| a.sym().is_some_and(|s| w.names.piece(s).is_some() || w.names.move_type(s).is_some())) => {
+                    let partial = lower.ends_with("-partial");
+                    let add = if lower.starts_with("add-copy") { "zrf-add-copy" } else { "zrf-add" };
                     let mut types = Vec::new();
                     let mut move_type = None;
                     for a in args {
@@ -119,10 +120,10 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                         (true, Some(t)) => t,
                     };
                     if types.is_empty() {
-                        w.line(indent, &format!("0 {how} zrf-add"), at);
+                        w.line(indent, &format!("0 {how} {add}"), at);
                     }
                     for t in types {
-                        w.line(indent, &format!("{t} {how} zrf-add"), at);
+                        w.line(indent, &format!("{t} {how} {add}"), at);
                     }
                 }
                 "capture" | "flip" | "change-owner" | "mark" | "from" | "to" | "back" | "go" if args.len() <= 1 && args.iter().all(|a| is_place(w, a, &lower)) => {
@@ -224,7 +225,7 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
 }
 
 /// Instructions written alone, which may start a block.
-const BARE: &[&str] = &["add", "add-partial", "capture", "flip", "change-owner", "from", "to", "mark", "back", "cascade"];
+const BARE: &[&str] = &["add", "add-partial", "add-copy", "add-copy-partial", "capture", "flip", "change-owner", "from", "to", "mark", "back", "cascade"];
 
 /// A name that can stand for a place: a position, a direction, or (for
 /// `go`) `from`, `to`, `mark`, `last-from`, `last-to`.

@@ -7,6 +7,7 @@
 VARIABLE zrf-mark	\ `mark` / `back`: the marked position
 VARIABLE zrf-dest	\ `to`: the destination (-1: the current position)
 VARIABLE zrf-dropping	\ the move word is a drop
+VARIABLE zrf-copying	\ `add-copy`: the piece stays, a copy goes
 VARIABLE zrf-n		\ entries in zrf-log
 VARIABLE zrf-base	\ the first entry of the move word running (a test of attacks runs move words inside one)
 VARIABLE zrf-probing	\ a test of attacks runs: its moves are not tested again
@@ -95,7 +96,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ captures there (move words run inside this one: what they share is
 \ kept aside)
 : zrf-reached ( pos opp? type -- ? )
-	zrf-base @ >R  zrf-n @ >R  zrf-mark @ >R  zrf-dest @ >R  zrf-dropping @ >R  zrf-save-flags
+	zrf-base @ >R  zrf-n @ >R  zrf-mark @ >R  zrf-dest @ >R  zrf-dropping @ >R  zrf-copying @ >R  zrf-save-flags
 	zrf-n @ zrf-base !  TRUE zrf-probing !
 	>R current-player SWAP R> $GenerateMoves
 	FALSE $FirstMove BEGIN DUP WHILE
@@ -103,7 +104,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	REPEAT DROP NIP
 	$DeallocateMoves
 	FALSE zrf-probing !
-	zrf-restore-flags  R> zrf-dropping !  R> zrf-dest !  R> zrf-mark !  R> zrf-n !  R> zrf-base ! ;
+	zrf-restore-flags  R> zrf-copying !  R> zrf-dropping !  R> zrf-dest !  R> zrf-mark !  R> zrf-n !  R> zrf-base ! ;
 
 \ zrf-threat? ( pos content opp? type -- ? )  `zrf-reached`, with content
 \ standing on pos (on a copy of the board) unless a piece of its owner
@@ -144,7 +145,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ (a clone): captures, the move, the cascades
 : zrf-apply-to-board ( -- )
 	zrf-n @ zrf-base @ ?DO I zrf-entry 1 = IF 0 SWAP zrf-poke DROP ELSE 2DROP THEN LOOP
-	zrf-dropping @ IF
+	zrf-dropping @ zrf-copying @ OR IF
 		current-piece zrf-to-pos zrf-poke
 	ELSE
 		from zrf-to-pos 2DUP <> IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
@@ -169,7 +170,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 : zrf-add ( type partial -- )
 	zrf-check? IF zrf-legal? 0= IF 2DROP EXIT THEN THEN
 	zrf-n @ zrf-base @ ?DO I zrf-entry DUP 1 = IF zrf-apply ELSE DROP 2DROP THEN LOOP
-	zrf-dropping @ IF
+	zrf-dropping @ zrf-copying @ OR IF
 		zrf-to-pos create-at
 	ELSE
 		from zrf-to-pos 2DUP <> IF move ELSE 2DROP THEN
@@ -188,6 +189,10 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	current-player COMPILE-LITERAL  COMPILE zrf-played
 	zrf-dropping @ IF zrf-reserved? IF current-player current-piece-type zrf-slot COMPILE-LITERAL COMPILE zrf-take THEN THEN
 	add-move ;
+
+\ zrf-add-copy ( type partial -- )  `add-copy`: `add`, the piece staying
+\ where it was and a copy of it going
+: zrf-add-copy ( type partial -- )  TRUE zrf-copying !  zrf-add  FALSE zrf-copying ! ;
 
 \ zrf-begin-move ( -- )  a move word starts (after its first steps and
 \ tests): in a chain of partial moves, only the piece that moved last
