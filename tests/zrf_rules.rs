@@ -47,6 +47,12 @@ fn moves(vm: &mut Vm) -> Vec<String> {
     texts
 }
 
+/// What stands on the square named `name`.
+fn at(vm: &Vm, name: &str) -> i32 {
+    let p = vm.game.board.position_named(name).unwrap_or_else(|| panic!("no square {name}"));
+    vm.game.board.get(&vm.mem, p).unwrap()
+}
+
 fn perfts(vm: &mut Vm, n: u32) -> Vec<u64> {
     (1..=n).map(|d| vm.perft(d).unwrap_or_else(|e| panic!("perft {d}: {e}"))).collect()
 }
@@ -288,10 +294,6 @@ fn create_behind_the_moving_piece() {
     vm.generate_turn().unwrap();
     vm.make_move(0).unwrap();
     vm.game.store.pop_list();
-    let at = |vm: &Vm, name: &str| {
-        let p = vm.game.board.position_named(name).unwrap();
-        vm.game.board.get(&vm.mem, p).unwrap()
-    };
     assert_ne!(at(&vm, "a1"), 0, "the created piece");
     assert_ne!(at(&vm, "b1"), 0, "the piece that moved");
 }
@@ -347,10 +349,6 @@ fn castle_with_attribute(name: &str) {
     let castle = vm.move_texts().iter().position(|t| t.contains("King")).unwrap_or_else(|| panic!("{m:?}"));
     vm.make_move(castle).unwrap();
     vm.game.store.pop_list();
-    let at = |vm: &Vm, name: &str| {
-        let p = vm.game.board.position_named(name).unwrap();
-        vm.game.board.get(&vm.mem, p).unwrap()
-    };
     assert_eq!(at(&vm, "e1"), 0);
     assert_eq!(at(&vm, "h1"), 0);
     assert_eq!(vm.game.piece_name(at(&vm, "g1") & 0x3ff), "King");
@@ -513,12 +511,8 @@ fn add_copy_leaves_the_piece_where_it_was() {
         let m = vm.game.store.current().start;
         vm.make_move(m).unwrap();
         vm.game.store.pop_list();
-        let at = |name: &str| {
-            let p = vm.game.board.position_named(name).unwrap();
-            vm.game.board.get(&vm.mem, p).unwrap()
-        };
-        assert_ne!(at("a1"), 0, "{add}: the piece stays");
-        assert_eq!(at("a1"), at("b1"), "{add}: the same piece goes");
+        assert_ne!(at(&vm, "a1"), 0, "{add}: the piece stays");
+        assert_eq!(at(&vm, "a1"), at(&vm, "b1"), "{add}: the same piece goes");
         // A partial copy: White moves on (nothing can follow here, so
         // the turn passes at the next generation).
         assert_eq!(vm.game.turn.partial != axforth::game::moves::NOT_PARTIAL, add == "add-copy-partial", "{add}");
