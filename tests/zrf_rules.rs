@@ -519,6 +519,24 @@ fn add_copy_leaves_the_piece_where_it_was() {
     }
 }
 
+/// A player with no turn of its own (it owns stones the others move)
+/// plays no part in who wins: a tournament seats the two who move.
+#[test]
+fn a_player_without_turns_is_not_seated() {
+    let src = r#"
+(game (title "Stones") (players N White Black)
+  (turn-order (White N) (Black N) repeat White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1" (0 10))) (directions (e 1 0))))
+  (board-setup (N (Stone a1 b1)) (White (Man c1)))
+  (piece (name Stone) (moves (e (verify empty?) add)))
+  (piece (name Man) (moves (e (verify empty?) add))))
+"#;
+    let vm = game("stones", src);
+    let names: Vec<String> = vm.game.seats().iter().map(|&p| vm.game.player_name(p)).collect();
+    assert_eq!(names, ["White", "Black"]);
+    assert_eq!(vm.game.contestants().count(), 2);
+}
+
 /// `flip`, and goals on pieces:
 /// pieces-remaining, total-piece-count, absolute-config.
 #[test]

@@ -64,7 +64,7 @@ pub fn verdict(vm: &Vm, score: i32) -> String {
 fn winner(vm: &Vm, score: i32) -> String {
     let me = to_move(vm);
     // With two contestants, a loss is the other one's win.
-    let contestants: Vec<&str> = vm.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.as_str()).collect();
+    let contestants: Vec<&str> = vm.game.players.iter().filter(|p| !p.neutral && !p.bystander).map(|p| p.name.as_str()).collect();
     match score {
         DRAW_SCORE => "a draw".to_string(),
         s if s > 0 => format!("{me} has won"),

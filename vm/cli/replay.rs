@@ -142,7 +142,7 @@ fn replay_game(vm: &mut Vm, file: &GameFile, g: &LoggedGame) -> Result<(), Strin
         return Err(format!("the game is not over after its {} logged plies", g.moves.len()));
     }
     let Some(expected) = g.winner else { return Ok(()) };
-    let contestants: Vec<i32> = vm.game.players.iter().filter(|p| !p.neutral).map(|p| p.value).collect();
+    let contestants: Vec<i32> = vm.game.players.iter().filter(|p| !p.neutral && !p.bystander).map(|p| p.value).collect();
     let to_move = vm.player_to_move();
     let winner = match score {
         DRAW_SCORE => None,

@@ -175,7 +175,7 @@ impl Vm {
         };
         let k = list.len() as i32 + 1;
         let value = (k * PLAYER_BASE) | if neutral { NEUTRAL } else { 0 };
-        list.push(PlayerDecl { name: name.clone(), value, neutral, chance: false, engine: Engine::Default });
+        list.push(PlayerDecl { name: name.clone(), value, neutral, chance: false, bystander: false, engine: Engine::Default });
         self.define_constant(&name, value);
         Ok(())
     }

@@ -66,7 +66,18 @@ pub struct PlayerDecl {
     /// A chance player (`Game::is_contestant`), decided when the game
     /// finishes loading.
     pub chance: bool,
+    /// Has no turn in the turn order, and no neutral player moves for
+    /// it (pasang.zrf's `N`, owner of the stones both sides place and
+    /// take): it never plays, so it never wins or loses.
+    pub bystander: bool,
     pub engine: Engine,
+}
+
+impl PlayerDecl {
+    /// Plays to win: not neutral, not chance, has a turn.
+    pub fn contests(&self) -> bool {
+        !self.neutral && !self.chance && !self.bystander
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -169,12 +180,12 @@ impl Game {
     /// Zillions' `?Name` players (`?Dice`, `?Cleaner`). A `{random}`
     /// player without the `?` is a contestant that plays at random.
     pub fn is_contestant(&self, value: i32) -> bool {
-        self.player(value).is_some_and(|p| !p.neutral && !p.chance)
+        self.player(value).is_some_and(PlayerDecl::contests)
     }
 
     /// The contestants, in `{players}` order.
     pub fn contestants(&self) -> impl Iterator<Item = &PlayerDecl> {
-        self.players.iter().filter(|p| !p.neutral && !p.chance)
+        self.players.iter().filter(|p| p.contests())
     }
 
     /// The two players a tournament seats: the first two contestants. A
@@ -202,8 +213,17 @@ impl Game {
 
     /// Decides which players are chance players (`is_contestant`).
     pub(crate) fn classify_players(&mut self) {
+        // A player moves on its turns, or is served by a neutral player
+        // moving for it (`side_of`); moving its pieces is not its turn
+        // (pasang's `(Blue N setup-blue-phase)`: Blue places N's stones).
+        let neutral: Vec<i32> = self.players.iter().filter(|p| p.neutral).map(|p| p.value).collect();
+        let served: Vec<i32> = self.turns.iter().flat_map(|t| {
+            let mover = t.player & PLAYER_MASK;
+            [Some(mover), neutral.contains(&mover).then_some(t.for_player & PLAYER_MASK)]
+        }).flatten().collect();
         for p in &mut self.players {
             p.chance = !p.neutral && p.name.starts_with('?');
+            p.bystander = !served.contains(&p.value);
         }
     }
 
