@@ -94,6 +94,8 @@ pub(crate) fn guard_checks(words: &[MoveWordCode], drops: &[[u32; 2]]) -> [Vec<G
 #[derive(Default)]
 pub(crate) struct PlanLoop {
     uses: Cell<u32>,
+    /// Where `Jit::ask_plan_driver` keeps the answer, once asked.
+    asked: Cell<Option<u32>>,
     /// The loop, and the number of positions it was made for.
     made: Cell<Option<(Driver, u64)>>,
 }
@@ -107,6 +109,12 @@ impl PlanLoop {
     pub(crate) fn note_use(&self, vm: &mut Vm, words: &[MoveWordCode], spans: [&[[u32; 2]]; 2], checks: &[Vec<GuardCheck>; 2]) {
         let uses = self.uses.get();
         if uses > PLAN_LOOP_USES {
+            if let Some(index) = self.asked.get() {
+                if let Some(made) = vm.jit.plan_driver(index) {
+                    self.asked.set(None);
+                    self.made.set(made.map(|f| (f, vm.game.board.positions as u64)));
+                }
+            }
             return;
         }
         self.uses.set(uses + 1);
@@ -123,7 +131,12 @@ impl PlanLoop {
         }
         let positions = vm.game.board.positions as u64;
         let shape = translate::PlanShape { checks: &checks[1], followed: &followed, positions };
-        self.made.set(vm.jit.plan_driver(&shape).map(|f| (f, positions)));
+        if let Some(index) = vm.jit.ask_plan_driver(&shape) {
+            match vm.jit.plan_driver(index) {
+                Some(made) => self.made.set(made.map(|f| (f, positions))),
+                None => self.asked.set(Some(index)),
+            }
+        }
     }
 }
 

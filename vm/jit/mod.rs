@@ -186,8 +186,6 @@ pub struct Jit {
     /// The data space the last compilations read their guesses from, and
     /// when it was copied (`Jit::data_for_job`).
     data: Option<DataCopy>,
-    /// The answer to the plan's loop asked last (`plan_driver`).
-    plan_answer: Option<Option<translate::Driver>>,
     trampoline: Option<translate::Trampoline>,
     /// The move generator's loop (`translate::driver`).
     pub(crate) driver: Option<translate::Driver>,
@@ -227,8 +225,8 @@ pub struct Jit {
     pub(crate) epoch: u32,
     /// Generator loops made for plans (`plan_driver`), by what they were
     /// made for: a plan made again (after its words got native code) has
-    /// the shape of the one before.
-    plan_loops: Vec<(PlanLoopKey, Option<translate::Driver>)>,
+    /// the shape of the one before. `None` while the thread makes it.
+    plan_loops: Vec<(PlanLoopKey, Option<Option<translate::Driver>>)>,
     /// The board's layout (`Board::layout`) that native code made since
     /// the last change has built in (`translate::Layout`), if any has.
     baked_layout: Option<u32>,
@@ -370,7 +368,7 @@ impl Jit {
         }));
         STARTED.get_or_init(Instant::now);
         let worker = if mode == JitMode::Off { None } else { worker::Worker::start() };
-        Jit { mode, worker, ready: false, in_flight: 0, view: None, data: None, plan_answer: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
+        Jit { mode, worker, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
     }
 
     /// Takes the thread's answers that are in, without waiting.
@@ -479,9 +477,11 @@ impl Jit {
                     }
                 }
             }
-            worker::Done::Plan { made, spent } => {
+            worker::Done::Plan { index, made, spent } => {
                 self.add_compile_time(spent);
-                self.plan_answer = Some(made);
+                if let Some((_, answer)) = self.plan_loops.get_mut(index as usize) {
+                    *answer = Some(made);
+                }
             }
         }
     }
@@ -495,6 +495,9 @@ impl Jit {
         for slot in self.slots.iter_mut().filter(|s| **s == PENDING) {
             *slot = NEVER;
         }
+        for (_, made) in self.plan_loops.iter_mut().filter(|(_, made)| made.is_none()) {
+            *made = Some(None);
+        }
     }
 
     /// Waits until every compilation asked for is answered (tests and
@@ -505,27 +508,48 @@ impl Jit {
 }
 
 impl Jit {
-    /// A generator loop made for a plan of this shape (see
-    /// `translate::driver`); `None` when it cannot be made, or when
+    /// Asks for a generator loop made for a plan of this shape (see
+    /// `translate::driver`): its index in `plan_loops`, whose answer
+    /// `plan_driver` gives when in. `None` when it cannot be made, or when
     /// `PLAN_LOOPS` have been (code is never freed, and plans made over
     /// and over, as filters come and go, must not grow it without end).
-    pub(in crate::jit) fn plan_driver(&mut self, shape: &translate::PlanShape) -> Option<translate::Driver> {
+    ///
+    /// Under `auto` the run goes on with the generic loop meanwhile: a
+    /// loop asked behind other jobs waited for their compiling too (a
+    /// one-shot `perft 5` of draughts spent a third of its time so).
+    pub(in crate::jit) fn ask_plan_driver(&mut self, shape: &translate::PlanShape) -> Option<u32> {
         let key = (shape.checks.to_vec(), shape.followed.to_vec(), shape.positions);
-        if let Some((_, made)) = self.plan_loops.iter().find(|(k, _)| *k == key) {
-            return *made;
+        if let Some(i) = self.plan_loops.iter().position(|(k, _)| *k == key) {
+            return Some(i as u32);
         }
         if self.plan_loops.len() >= PLAN_LOOPS as usize {
             return None;
         }
-        // Made on the thread and waited for: plans' loops are few (after
-        // `PLAN_LOOP_USES` uses of a plan) and small.
-        self.plan_answer = None;
-        let asked = self.worker.as_ref().is_some_and(|w| w.send(worker::Job::Plan { checks: shape.checks.to_vec(), followed: shape.followed.to_vec(), positions: shape.positions }));
-        let made = if asked && self.wait(None, |j| j.plan_answer.is_some()) { self.plan_answer.take().flatten() } else { None };
-        self.plan_loops.push((key, made));
-        made
+        let index = self.plan_loops.len() as u32;
+        let job = worker::Job::Plan { index, checks: shape.checks.to_vec(), followed: shape.followed.to_vec(), positions: shape.positions };
+        let asked = self.worker.as_ref().is_some_and(|w| w.send(job));
+        self.plan_loops.push((key, if asked { None } else { Some(None) }));
+        if asked {
+            let budget = match self.mode {
+                JitMode::All => None,
+                _ if !self.ready || self.in_flight > 0 => Some(Duration::ZERO),
+                _ => Some(wait_budget()),
+            };
+            let i = index as usize;
+            self.wait(budget, |j| j.plan_loops.get(i).is_none_or(|(_, made)| made.is_some()));
+        }
+        Some(index)
     }
 
+    /// The loop `ask_plan_driver` asked for at `index`: `None` while it is
+    /// being made, `Some(None)` when none could be.
+    pub(in crate::jit) fn plan_driver(&mut self, index: u32) -> Option<Option<translate::Driver>> {
+        self.poll();
+        match self.plan_loops.get(index as usize) {
+            Some((_, made)) => *made,
+            None => Some(None),
+        }
+    }
 }
 
 impl Drop for Vm {

@@ -109,7 +109,8 @@ pub(super) enum Job {
     /// pays the millisecond it takes.
     Driver,
     /// A plan's generator loop (`translate::PlanShape`).
-    Plan { checks: Vec<GuardCheck>, followed: Vec<bool>, positions: u64 },
+    /// `index`: where the VM keeps its answer.
+    Plan { index: u32, checks: Vec<GuardCheck>, followed: Vec<bool>, positions: u64 },
 }
 
 /// What the thread answers, in the order the jobs came.
@@ -124,7 +125,7 @@ pub(super) enum Done {
     /// another VM's thread made it (`shared.rs`), and it was not made now.
     /// `bytes`: the size of the code, when made now.
     Word { entry: Addr, epoch: u32, made: Option<(NativeFn, bool)>, trusted: Vec<Addr>, spent: Duration, bytes: usize, from: Option<Arc<Keep>> },
-    Plan { made: Option<Driver>, spent: Duration },
+    Plan { index: u32, made: Option<Driver>, spent: Duration },
 }
 
 /// The VM's end of its compiler thread.
@@ -235,9 +236,9 @@ fn serve_with(m: &mut JITModule, keep: &Arc<Keep>, jobs: Receiver<Job>, done: Re
                     Done::Word { entry: job.entry, epoch: job.epoch, made: made.map(|(f, fixed, _)| (f, fixed)), trusted, spent: start.elapsed(), bytes, from: None }
                 }
             },
-            Job::Plan { checks, followed, positions } => {
+            Job::Plan { index, checks, followed, positions } => {
                 let shape = PlanShape { checks: &checks, followed: &followed, positions };
-                Done::Plan { made: translate::driver(m, Some(&shape)), spent: start.elapsed() }
+                Done::Plan { index, made: translate::driver(m, Some(&shape)), spent: start.elapsed() }
             }
         };
         if !done.send(answer) {
