@@ -302,6 +302,12 @@ static WAITED_NANOS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64
 /// when it is ready, the interpreter running it meanwhile. So a one-shot
 /// `moves` pays at most about this for native code it does not use.
 const WAIT_ALLOWANCE: Duration = Duration::from_micros(500);
+/// About what compiling costs per instruction translated (the median
+/// over the definitions of a few corpus games and the benchmarks, on this
+/// project's 2-core machine: 0.1 to 5 ms a definition, 15 to 150 µs an
+/// instruction): enough to tell a definition that compiles within the
+/// wait budget from one that cannot.
+const COMPILE_PER_OP: Duration = Duration::from_micros(30);
 const WAIT_SHARE: u32 = 32;
 
 fn wait_budget() -> Duration {
@@ -1134,12 +1140,27 @@ impl Vm {
             // A module still being made is most of a millisecond away, and
             // a job queued behind others waits for their compiling too.
             _ if !self.jit.ready || self.jit.in_flight > 1 => Some(Duration::ZERO),
-            _ => Some(wait_budget()),
+            _ => {
+                // Nor is a definition that will take longer than the
+                // budget: the wait would be spent for nothing (a one-shot
+                // `moves` of Game of Life waited 0.55 ms of its 12 for a
+                // move word that takes 8 to compile).
+                let budget = wait_budget();
+                let expected = COMPILE_PER_OP * self.jit_translated_size(entry) as u32;
+                Some(if expected > budget { Duration::ZERO } else { budget })
+            }
         };
         let answered = |j: &Jit| j.slots.get(entry as usize) != Some(&PENDING);
         self.jit.wait(budget, answered);
         let slot = self.jit.slots[entry as usize];
         (slot >= COUNT_LIMIT).then_some(slot)
+    }
+
+    /// About how many instructions the definition at `entry` translates
+    /// to, callees translated in place included (`translate::translated_size`).
+    fn jit_translated_size(&self, entry: Addr) -> usize {
+        let ops_of = |e: Addr| self.jit_definition(e).map(|w| (w.entry..w.end).map(|a| self.code.op(a)).collect::<Vec<_>>());
+        ops_of(entry).map_or(0, |ops| translate::translated_size(entry, &ops, &ops_of))
     }
 
     /// Marks the loop heads of the definition at `entry`, just asked for,

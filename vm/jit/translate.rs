@@ -40,6 +40,7 @@ mod state;
 
 pub(super) use driver::{driver, Driver, PlanShape};
 pub(super) use function::{trampoline, Trampoline};
+pub(crate) use inline::translated_size;
 pub(super) use super::shape::{Defers, Definitions, HostEffects};
 use calls::{Prepaid, SavedDepth};
 use cells::Held;

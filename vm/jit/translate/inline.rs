@@ -176,3 +176,31 @@ impl Translator<'_> {
         }
     }
 }
+
+/// About how many instructions translating the definition at `entry`
+/// (`ops`) makes, callees translated in place included (as `inlinable`
+/// chooses them, in the same order and budget): what compiling it costs
+/// grows with this, and `Jit` asks it before deciding to wait.
+pub(crate) fn translated_size(entry: Addr, ops: &[Op], ops_of: &dyn Fn(Addr) -> Option<Vec<Op>>) -> usize {
+    fn walk(ops: &[Op], ops_of: &dyn Fn(Addr) -> Option<Vec<Op>>, stack: &mut Vec<Addr>, budget: &mut usize) -> usize {
+        let mut size = ops.len();
+        for op in ops {
+            let Op::Call(target) = *op else { continue };
+            if stack.len() > INLINE_DEPTH || stack.contains(&target) {
+                continue;
+            }
+            let Some(callee) = ops_of(target) else { continue };
+            let loops = callee.iter().enumerate().any(|(i, op)| op.target().is_some_and(|t| t <= target + i as u32));
+            if loops || callee.len() > INLINE_OPS || callee.len() > *budget {
+                continue;
+            }
+            *budget -= callee.len();
+            stack.push(target);
+            size += walk(&callee, ops_of, stack, budget);
+            stack.pop();
+        }
+        size
+    }
+    walk(ops, ops_of, &mut vec![entry], &mut INLINE_BUDGET.clone())
+}
+
