@@ -92,7 +92,7 @@ fn chess_en_passant_and_castling() {
     let chess = root().join(CHESS);
     let moves_after = |after: &str| stdout(&axforth(&["moves", chess.to_str().unwrap(), "--after", after]));
     let m = moves_after("e2 - e4; a7 - a6; e4 - e5; d7 - d5");
-    assert!(m.lines().any(|l| l.trim() == "x d5 Pawn e5 - d6"), "{m}");
+    assert!(m.lines().any(|l| l.trim() == "Pawn e5 - d6 x d5"), "{m}");
     // One move later the right is gone.
     let m = moves_after("e2 - e4; a7 - a6; e4 - e5; d7 - d5; g1 - f3; a6 - a5");
     assert!(!m.contains("e5 - d6"), "{m}");
@@ -133,7 +133,7 @@ fn replay_reads_a_zillions_saved_game() {
     let o = axforth(&["replay", bad.to_str().unwrap(), "--json"]);
     assert!(!o.status.success(), "{}", both(&o));
     let out = stdout(&o);
-    assert!(out.contains("\"ok\":false") && out.contains("ply 3 (`2. Man a1 - b2`)") && out.contains("legal: x e5 Man d4 - f6"), "{out}");
+    assert!(out.contains("\"ok\":false") && out.contains("ply 3 (`2. Man a1 - b2`)") && out.contains("legal: Man d4 - f6 x e5"), "{out}");
 }
 
 #[test]
@@ -517,6 +517,43 @@ fn add_copy_leaves_the_piece_where_it_was() {
         // the turn passes at the next generation).
         assert_eq!(vm.game.turn.partial != axforth::game::moves::NOT_PARTIAL, add == "add-copy-partial", "{add}");
     }
+}
+
+/// As Zillions plays a move (the saved game `KoShogi.zsg` shows it): the
+/// piece moves first, then its captures, so a `capture` where it lands
+/// takes the piece itself and one where it started takes nothing; a
+/// `capture` of an empty square records nothing.
+#[test]
+fn captures_come_after_the_piece_has_moved() {
+    let src = r#"
+(game (title "Burn") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (White (Bomb a1) (Torch b1)) (Black (Man d1)))
+  (piece (name Bomb) (moves (e e (verify empty?) (capture w) add)))
+  (piece (name Torch) (moves (e e (verify enemy?) capture add) (e (verify empty?) capture add)))
+  (piece (name Man) (moves (w (verify empty?) add))))
+"#;
+    let mut vm = game("burn", src);
+    vm.generate_turn().unwrap();
+    // The bomb's capture behind it is where the torch stands; the torch's
+    // capture of the empty c1 records nothing.
+    assert_eq!(vm.move_texts(), ["Bomb a1 - c1 x b1", "Torch b1 x d1 x d1", "Torch b1 - c1"]);
+    let torch = at(&vm, "b1");
+    let texts = vm.move_texts();
+    // The torch lands on the enemy and its own capture there takes it.
+    let m = vm.game.store.current().start + texts.iter().position(|t| t == "Torch b1 x d1 x d1").unwrap();
+    vm.make_move(m).unwrap();
+    vm.game.store.pop_list();
+    assert_eq!((at(&vm, "b1"), at(&vm, "d1")), (0, 0), "the torch and the man are both gone");
+    // The bomb leaves a1 and lands on c1; a capture at its start square
+    // (a1, behind b1's empty square now) would take nothing.
+    let mut vm = game("burn2", &src.replace("(capture w)", "(capture w) (capture a1)"));
+    vm.generate_turn().unwrap();
+    let m = vm.game.store.current().start;
+    vm.make_move(m).unwrap();
+    assert_ne!(at(&vm, "c1"), 0, "the bomb landed and lives");
+    assert_eq!(at(&vm, "b1"), 0, "the torch it burned is gone");
+    assert_ne!(torch, 0);
 }
 
 /// A player with no turn of its own (it owns stones the others move)

@@ -48,7 +48,7 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                 "add-partial" => "0 0 zrf-add".to_string(),
                 "add-copy" => "0 -1 zrf-add-copy".to_string(),
                 "add-copy-partial" => "0 0 zrf-add-copy".to_string(),
-                "capture" => "0 here 1 zrf-log!".to_string(),
+                "capture" => "here zrf-capture".to_string(),
                 "flip" => "here player-at zrf-other here 3 zrf-log!".to_string(),
                 "change-owner" => "current-player here 3 zrf-log!".to_string(),
                 "from" => "here home".to_string(),
@@ -132,7 +132,7 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                         None => "here".to_string(),
                     };
                     let code = match lower.as_str() {
-                        "capture" => format!("{pos} DUP 0< IF DROP ELSE 0 SWAP 1 zrf-log! THEN"),
+                        "capture" => format!("{pos} zrf-capture"),
                         "flip" => format!("{pos} DUP 0< IF DROP ELSE DUP player-at zrf-other SWAP 3 zrf-log! THEN"),
                         "change-owner" => format!("{pos} DUP 0< IF DROP ELSE current-player SWAP 3 zrf-log! THEN"),
                         "mark" => format!("{pos} DUP 0< NOT verify zrf-mark !"),

@@ -58,6 +58,11 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	DUP #PlayerNumber AND zrf-who @ #PlayerNumber AND = >R
 	#PieceType AND OVER = SWAP 0= OR R> AND ;
 
+\ zrf-capture ( pos -- )  ZRF's `capture` there (-1: off the board): an
+\ empty square records nothing (a piece that lands there is not taken)
+: zrf-capture ( pos -- )
+	DUP 0< IF DROP EXIT THEN  DUP empty-at? IF DROP EXIT THEN  0 SWAP 1 zrf-log! ;
+
 \ zrf-mover-edit? ( pos kind -- ? )  an edit of the moving piece itself:
 \ applied after it has moved, where it lands
 : zrf-mover-edit? ( pos kind -- ? )
@@ -141,14 +146,19 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ zrf-in-check? ( -- ? )  the royal piece of the player to move is attacked
 : zrf-in-check? ( -- ? )  zrf-royal-pos DUP 0< IF DROP FALSE ELSE zrf-attacked? THEN ;
 
+\ zrf-board-captures ( -- )  the captures of the move built so far,
+\ written on the board (a clone)
+: zrf-board-captures ( -- )
+	zrf-n @ zrf-base @ ?DO I zrf-entry 1 = IF 0 SWAP zrf-poke DROP ELSE 2DROP THEN LOOP ;
+
 \ zrf-apply-to-board ( -- )  the move built so far, written on the board
 \ (a clone): captures, the move, the cascades
 : zrf-apply-to-board ( -- )
-	zrf-n @ zrf-base @ ?DO I zrf-entry 1 = IF 0 SWAP zrf-poke DROP ELSE 2DROP THEN LOOP
 	zrf-dropping @ zrf-copying @ OR IF
-		current-piece zrf-to-pos zrf-poke
+		zrf-board-captures  current-piece zrf-to-pos zrf-poke
 	ELSE
 		from zrf-to-pos 2DUP <> IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
+		zrf-board-captures
 	THEN
 	zrf-n @ BEGIN DUP zrf-base @ > WHILE
 		1- DUP zrf-entry 6 = IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
@@ -162,18 +172,25 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	zrf-in-check? 0=
 	$DeallocateBoard ;
 
+\ zrf-captures ( -- )  the captures of the move built so far, recorded
+: zrf-captures ( -- )
+	zrf-n @ zrf-base @ ?DO I zrf-entry DUP 1 = IF zrf-apply ELSE DROP 2DROP THEN LOOP ;
+
 \ zrf-add ( type partial -- )  ZRF's `add`: the move so far becomes an
 \ Axiom move (type: the piece it turns into, 0 none; partial: -1 not
 \ partial, 0 partial, n partial of move type n); the block goes on.
-\ Captures first, then the piece moves, then the other edits in their
-\ order (a type or owner change of the moving piece where it lands)
+\ The piece moves first, then its captures (as Zillions plays them: a
+\ capture where it starts takes nothing, one where it lands takes it);
+\ a drop's captures come before the piece appears; then the other edits
+\ in their order (a type or owner change of the moving piece where it
+\ lands)
 : zrf-add ( type partial -- )
 	zrf-check? IF zrf-legal? 0= IF 2DROP EXIT THEN THEN
-	zrf-n @ zrf-base @ ?DO I zrf-entry DUP 1 = IF zrf-apply ELSE DROP 2DROP THEN LOOP
 	zrf-dropping @ zrf-copying @ OR IF
-		zrf-to-pos create-at
+		zrf-captures  zrf-to-pos create-at
 	ELSE
 		from zrf-to-pos 2DUP <> IF move ELSE 2DROP THEN
+		zrf-captures
 	THEN
 	\ cascaded pieces move after it, the last cascaded first: each goes
 	\ where the piece after it left
