@@ -192,6 +192,9 @@ pub struct Jit {
     /// The compiler thread (`worker.rs`), once started; `None` when off,
     /// or when it could not be started or make its module.
     worker: Option<worker::Worker>,
+    /// Whether the thread was started (at the first compilation asked
+    /// for: a run that asks none never pays for it).
+    worker_started: bool,
     /// The thread has made its module: `trampoline` and `driver` are set.
     ready: bool,
     /// Words asked for and not answered yet.
@@ -398,8 +401,18 @@ impl Jit {
             walk_block: 0,
         }));
         STARTED.get_or_init(Instant::now);
-        let worker = if mode == JitMode::Off { None } else { worker::Worker::start() };
-        Jit { mode, worker, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, osr_entries: 0, osr: HashMap::new(), osr_pending: Vec::new(), plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
+        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, osr_entries: 0, osr: HashMap::new(), osr_pending: Vec::new(), plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
+    }
+
+    /// The compiler thread, started at the first call (never when off):
+    /// a run that compiles nothing (a one-shot `check` or `moves` of a
+    /// small game) pays neither its start nor its module.
+    fn started_worker(&mut self) -> Option<&worker::Worker> {
+        if !self.worker_started && self.mode != JitMode::Off {
+            self.worker_started = true;
+            self.worker = worker::Worker::start();
+        }
+        self.worker.as_ref()
     }
 
     /// Takes the thread's answers that are in, without waiting.
@@ -448,7 +461,7 @@ impl Jit {
     pub(crate) fn ask_driver(&mut self) {
         if !self.driver_asked {
             self.driver_asked = true;
-            if !self.worker.as_ref().is_some_and(|w| w.send(worker::Job::Driver)) {
+            if !self.started_worker().is_some_and(|w| w.send(worker::Job::Driver)) {
                 self.lose_worker();
                 return;
             }
@@ -582,7 +595,7 @@ impl Jit {
         }
         let index = self.plan_loops.len() as u32;
         let job = worker::Job::Plan { index, checks: shape.checks.to_vec(), followed: shape.followed.to_vec(), positions: shape.positions };
-        let asked = self.worker.as_ref().is_some_and(|w| w.send(job));
+        let asked = self.started_worker().is_some_and(|w| w.send(job));
         self.plan_loops.push((key, if asked { None } else { Some(None) }));
         if asked {
             let budget = match self.mode {
@@ -1090,7 +1103,7 @@ impl Vm {
             self.jit.slots[entry as usize] = NEVER;
             return None;
         };
-        if self.jit.worker.is_none() {
+        if self.jit.started_worker().is_none() {
             self.jit.slots[entry as usize] = NEVER;
             return None;
         }

@@ -1,8 +1,9 @@
 //! The compiler thread: each VM's native code is made on a thread of its
 //! own, so that the interpreter goes on while Cranelift works.
 //!
-//! Owns the Cranelift module (made as the VM starts, while the stdlib and
-//! the game load) and everything a compilation reads, handed over as plain
+//! Owns the Cranelift module (made when the VM first asks for native code:
+//! a run that asks none starts no thread) and everything a compilation
+//! reads, handed over as plain
 //! data: a `View` of the code, dictionary and native words (shared while
 //! none of them grows), and per job the deferred words' targets, the data
 //! space as far as it was written, and the board's layout. Nothing here
