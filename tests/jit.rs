@@ -212,50 +212,6 @@ fn one_budget_check_covering_branches_and_unrolled_copies_runs_out_where_the_int
     assert_eq!(interpreted.result, Ok(()));
 }
 
-/// Under `all` the first call of a definition that loops is interpreted to
-/// its first loop head and goes on natively there (on-stack replacement):
-/// each program's result, stack, memory and output are the interpreter's,
-/// and it did go in at a loop head.
-#[test]
-fn native_code_entered_at_a_loop_head_goes_on_as_the_interpreter_would() {
-    let programs = [
-        // Cells pushed before the loop, a counted loop, a nested one.
-        ": S 7 0 100 0 DO I + LOOP SWAP ; S",
-        ": P 0 5 0 DO 4 0 DO I J * + LOOP LOOP ; P",
-        // BEGIN loops of each kind, with cells kept across turns.
-        ": W 1 0 BEGIN DUP 20 < WHILE 1+ SWAP 2 * SWAP REPEAT ; W",
-        ": U 0 BEGIN 3 + DUP 50 > UNTIL ; U",
-        // +LOOP both ways, LEAVE, EXIT from inside, and the return stack.
-        ": PL 0 100 0 DO I + 7 +LOOP 0 -10 0 DO I + -3 +LOOP ; PL",
-        ": LV 0 100 0 DO I 37 = IF LEAVE THEN 1+ LOOP ; LV",
-        ": EX 100 0 DO I 41 = IF I UNLOOP EXIT THEN LOOP 0 ; EX",
-        ": RS 5 >R 0 10 0 DO R@ + LOOP R> ; RS",
-        // Stores to memory and output inside the loop.
-        ": M 10 0 DO I I CELLS BUF + ! I . LOOP ; M",
-        // An error inside the loop, after going in at its head.
-        ": Z 0 20 0 DO 100 I 13 - / + LOOP ; Z",
-    ];
-    for text in programs {
-        let (interpreted, native, _) = both(100_000, text);
-        assert_eq!(interpreted, native, "\n  program: {text}");
-        let mut vm = new_vm(JitMode::All, 100_000);
-        let _ = vm.run_text("t", text.as_bytes());
-        assert!(vm.jit_osr_entries() >= 1, "no entry at a loop head in {text}");
-    }
-    // A loop whose head is the definition's first instruction is entered
-    // at the call: the same code.
-    // A deferred word retargeted to another effect: the loop goes on
-    // interpreted where its code no longer fits.
-    same_both_ways(&[": F BEGIN 1+ DUP 30 > UNTIL ; 0 F", "DEFER D ' DUP IS D : G 0 10 0 DO 1+ D DROP LOOP ; G ' 2DUP IS D G"]);
-    // The step budget runs out where the interpreter's does, whether the
-    // loop is entered at its head before or after that.
-    let text = ": S 7 0 100 0 DO I + LOOP SWAP ; S";
-    for budget in 1..150 {
-        let (interpreted, native, _) = both(budget, text);
-        assert_eq!(interpreted, native, "budget {budget}");
-    }
-}
-
 #[test]
 fn recursion_deeper_than_native_frames_falls_back_to_the_interpreter() {
     // Deeper than `NATIVE_FRAMES` (768) and than the return stack allows.

@@ -389,30 +389,6 @@ impl Vm {
                     }
                 }};
             }
-            // The interpreter jumped back to a loop head (`ip`): when
-            // native code for the definition it runs came while it ran,
-            // it goes on there (`Vm::jit_osr`). Off, the slot table is
-            // empty and this is one compare, at jumps back only.
-            macro_rules! osr {
-                () => {{
-                    if self.jit.slots.get(ip).is_some_and(|&s| self.jit.worth_osr(s)) {
-                        sync!();
-                        let entered = self.jit_osr(ip as Addr);
-                        reload!();
-                        match entered {
-                            crate::jit::Entered::Interpret => {}
-                            crate::jit::Entered::Returned(ret) => {
-                                if ret == HOST_RETURN {
-                                    return Ok(());
-                                }
-                                ip = ret as usize;
-                            }
-                            crate::jit::Entered::Deopt(at) => ip = at as usize,
-                            crate::jit::Entered::Failed(e) => return Err(e),
-                        }
-                    }
-                }};
-            }
             macro_rules! rneed {
                 ($n:expr) => {
                     if rp < $n {
@@ -431,11 +407,8 @@ impl Vm {
                     let t = $t as usize;
                     if t < ip {
                         step!();
-                        ip = t;
-                        osr!();
-                    } else {
-                        ip = t;
                     }
+                    ip = t;
                 }};
             }
             macro_rules! compare_jump {
@@ -619,7 +592,6 @@ impl Vm {
                         rat!(r - 1) = i;
                         step!();
                         ip = t as usize;
-                        osr!();
                     }
                 }
                 Op::PlusLoop(t) => {
@@ -635,7 +607,6 @@ impl Vm {
                         rat!(r - 1) = rat!(r - 1).wrapping_add(n);
                         step!();
                         ip = t as usize;
-                        osr!();
                     }
                 }
                 Op::Leave(t) => {

@@ -12,10 +12,8 @@
 //! Native code appears between two instructions of the interpreter, never
 //! inside one: an answer of the compiler thread is put in place (`install`)
 //! when the VM's thread looks (`poll`: at a call of a word whose code is
-//! being made, at a jump back to one of its loop heads, or while it
-//! waits), and only if no native code was thrown away since it was asked
-//! for (`epoch`). An interpreter already running the definition goes on
-//! in its code at the next jump back (`jit_osr`). Which calls run native code thus
+//! being made, or while it waits), and only if no native code was thrown
+//! away since it was asked for (`epoch`). Which calls run native code thus
 //! depends on timing; what they compute does not (the contract below).
 //!
 //! The contract that keeps the two engines identical: native code runs the
@@ -128,9 +126,6 @@ pub struct JitCtx {
     pub fp: u32,
     /// After a deoptimization: the instruction the interpreter runs next.
     pub ip: u32,
-    /// Not 0: the function is entered at this loop head, not at its entry
-    /// (`Vm::jit_osr`, `translate/osr.rs`); the function clears it.
-    pub osr_head: u32,
     pub max_d: u32,
     pub max_r: u32,
     pub walk_last: u32,
@@ -160,23 +155,12 @@ pub const VERIFY: u32 = 3;
 
 /// Slot values below this are call counts; a compiled entry holds its
 /// function pointer (never this small in a user address space).
-pub(crate) const COUNT_LIMIT: usize = 1 << 16;
+const COUNT_LIMIT: usize = 1 << 16;
 /// The definition at this address gets no native code.
 const NEVER: usize = COUNT_LIMIT - 2;
 /// The compiler thread is making the definition's native code: each call
 /// looks whether it is done (`Jit::poll`).
 const PENDING: usize = COUNT_LIMIT - 1;
-/// The slot of a loop head where the interpreter may go on in native code
-/// (`Jit::osr`, `Vm::jit_osr`): never a call's target, so never counted.
-pub(crate) const OSR_HEAD: usize = COUNT_LIMIT - 3;
-/// The slot of a loop head of a definition whose native code is being
-/// made: the interpreter looks at it when the compiler thread has
-/// answered something (`Jit::osr_pending`).
-pub(crate) const OSR_PENDING: usize = COUNT_LIMIT - 4;
-/// Entries at one loop head that ended handing the interpreter back after
-/// which it no longer enters there (native code that deoptimizes in every
-/// turn of the loop would cost an entry a turn).
-const OSR_DEOPTS: u32 = 16;
 /// Calls before `auto` compiles a definition without a loop.
 const AUTO_CALLS: usize = 16;
 /// Deoptimizations at one EXECUTE after which its guess is no longer
@@ -233,8 +217,6 @@ pub struct Jit {
     borrowed: Vec<Arc<shared::Keep>>,
     /// Entries from the interpreter, and how many ended in a deopt.
     pub entries: u64,
-    /// Entries at a loop head (`Vm::jit_osr`).
-    pub osr_entries: u64,
     pub deopts: u64,
     /// The EXECUTEs translated trusting a guessed token (a miss
     /// deoptimizes), and how many times each missed.
@@ -244,12 +226,6 @@ pub struct Jit {
     /// How many times all native code was thrown away: what was built on
     /// it (a generation's plan) is stale when this moved.
     pub(crate) epoch: u32,
-    /// By loop head (its slot `OSR_HEAD`), the native code an interpreter
-    /// running that definition may go on in (`Vm::jit_osr`).
-    osr: HashMap<Addr, OsrEntry>,
-    /// Loop heads (slot `OSR_PENDING`) of definitions asked for, with
-    /// their definition's entry: settled as the answers come.
-    osr_pending: Vec<(Addr, Addr)>,
     /// Generator loops made for plans (`plan_driver`), by what they were
     /// made for: a plan made again (after its words got native code) has
     /// the shape of the one before. `None` while the thread makes it.
@@ -392,7 +368,6 @@ impl Jit {
             rdepth: 0,
             fp: 0,
             ip: 0,
-            osr_head: 0,
             max_d: 0,
             max_r: 0,
             walk_last: 0,
@@ -401,7 +376,7 @@ impl Jit {
             walk_block: 0,
         }));
         STARTED.get_or_init(Instant::now);
-        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, osr_entries: 0, osr: HashMap::new(), osr_pending: Vec::new(), plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
+        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
     }
 
     /// The compiler thread, started at the first call (never when off):
@@ -507,16 +482,10 @@ impl Jit {
                     return;
                 }
                 match made {
-                    Some((f, fixed, heads)) => {
+                    Some((f, fixed)) => {
                         *slot = f;
                         self.compiled += 1;
                         self.fixed += fixed as u32;
-                        for h in heads.iter() {
-                            if let Some(head) = self.slots.get_mut(h.at as usize).filter(|s| matches!(**s, 0 | OSR_HEAD | OSR_PENDING)) {
-                                *head = OSR_HEAD;
-                                self.osr.insert(h.at, OsrEntry { entry, f, dd: h.dd, dr: h.dr, entries: 0, deopts: 0 });
-                            }
-                        }
                         for at in trusted {
                             self.guess_misses.entry(at).or_insert(0);
                         }
@@ -526,7 +495,6 @@ impl Jit {
                         self.refused += 1;
                     }
                 }
-                self.settle_osr_pending();
             }
             worker::Done::Plan { index, made, spent } => {
                 self.add_compile_time(spent);
@@ -535,22 +503,6 @@ impl Jit {
                 }
             }
         }
-    }
-
-    /// Loop heads whose definition's compilation was answered stop being
-    /// pending: entered from now on when the code has them, else left to
-    /// the interpreter.
-    fn settle_osr_pending(&mut self) {
-        let slots = &mut self.slots;
-        self.osr_pending.retain(|&(head, entry)| {
-            if slots.get(entry as usize) == Some(&PENDING) {
-                return true;
-            }
-            if let Some(s) = slots.get_mut(head as usize).filter(|s| **s == OSR_PENDING) {
-                *s = 0;
-            }
-            false
-        });
     }
 
     /// The thread is gone (or made no module): what it was asked for is
@@ -562,7 +514,6 @@ impl Jit {
         for slot in self.slots.iter_mut().filter(|s| **s == PENDING) {
             *slot = NEVER;
         }
-        self.settle_osr_pending();
         for (_, made) in self.plan_loops.iter_mut().filter(|(_, made)| made.is_none()) {
             *made = Some(None);
         }
@@ -628,7 +579,7 @@ impl Drop for Vm {
         let Some(sites) = jit.deopt_sites.as_ref().filter(|_| jit.entries > 0) else { return };
         let ms = jit.compile_time.as_secs_f64() * 1e3;
         let waited = WAITED_NANOS.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1e6;
-        eprintln!("jit: {} compiled ({} with a fixed shape, {} made by another VM), {} refused, {} entries ({} at a loop head), {} deopts, {ms:.1} ms compiling, {waited:.2} ms waited for", jit.compiled, jit.fixed, jit.shared, jit.refused, jit.entries, jit.osr_entries, jit.deopts);
+        eprintln!("jit: {} compiled ({} with a fixed shape, {} made by another VM), {} refused, {} entries, {} deopts, {ms:.1} ms compiling, {waited:.2} ms waited for", jit.compiled, jit.fixed, jit.shared, jit.refused, jit.entries, jit.deopts);
         let mut top: Vec<_> = sites.iter().map(|(&at, &n)| (n, at)).collect();
         top.sort_unstable_by(|a, b| b.cmp(a));
         let word = |a: Addr| self.dict.words.iter().rev().find(|w| w.entry <= a && a < w.end).map_or("?".into(), |w| w.display_name());
@@ -665,19 +616,6 @@ fn definition(dict: &crate::dictionary::Dictionary, entry: Addr) -> Option<&crat
     dict.words.iter().rev().find(|w| w.entry == entry && definition_kind(w))
 }
 
-/// A loop head where an interpreter may go on in native code: the
-/// definition's entry and code, the head's depths above the entry's
-/// (`translate::OsrHead`), and how its entries ended.
-#[derive(Clone, Copy)]
-struct OsrEntry {
-    entry: Addr,
-    f: NativeFn,
-    dd: i32,
-    dr: i32,
-    entries: u32,
-    deopts: u32,
-}
-
 /// Whether `w` is finished code of a kind `definition` answers.
 fn definition_kind(w: &crate::dictionary::Word) -> bool {
     use crate::dictionary::WordKind::{Array, Colon, Constant, Variable};
@@ -694,17 +632,6 @@ impl Jit {
     #[inline(always)]
     pub(crate) fn worth_entering(&self, slot: usize) -> bool {
         slot == 0 || slot >= COUNT_LIMIT || (slot == PENDING && self.worker.as_ref().is_some_and(worker::Worker::has_answers))
-    }
-}
-
-impl Jit {
-    /// Whether the interpreter, jumping back to a loop head with this slot,
-    /// should offer it to `Vm::jit_osr`: native code may go on there, or
-    /// it may have come (the definition's code is being made and the
-    /// thread has answered something).
-    #[inline(always)]
-    pub(crate) fn worth_osr(&self, slot: usize) -> bool {
-        slot == OSR_HEAD || slot >= COUNT_LIMIT || (slot == OSR_PENDING && self.worker.as_ref().is_some_and(worker::Worker::has_answers))
     }
 }
 
@@ -746,70 +673,6 @@ impl Vm {
             return Entered::Interpret;
         }
         self.jit_enter_native(f)
-    }
-
-    /// The interpreter, running a definition, jumped back to the loop head
-    /// `head`, whose slot says native code may go on from there (`OSR_HEAD`;
-    /// or the definition's own native code when the loop starts at its
-    /// entry): runs it from there when the state allows.
-    ///
-    /// The code was made for an entry at the definition's start; it is
-    /// entered with the depths the definition was entered at (these less
-    /// what the shape says the head adds) and `JitCtx::osr_head` naming
-    /// the head (`translate/osr.rs`). A depth that does not fit (a callee
-    /// that did not keep its declared effect) leaves the loop to the
-    /// interpreter.
-    #[inline(never)]
-    pub(crate) fn jit_osr(&mut self, head: Addr) -> Entered {
-        let mut slot = self.jit.slots.get(head as usize).copied().unwrap_or(0);
-        if slot == OSR_PENDING {
-            // The thread answered something: maybe this.
-            self.jit.poll();
-            slot = self.jit.slots.get(head as usize).copied().unwrap_or(0);
-        }
-        if slot >= COUNT_LIMIT {
-            return self.jit_enter(head);
-        }
-        let Some(&OsrEntry { entry, f, dd, dr, .. }) = self.jit.osr.get(&head) else {
-            return Entered::Interpret;
-        };
-        let ret = self.stacks.frames[self.fp.wrapping_sub(1) as u16 as usize].ret;
-        if self.fp >= NATIVE_FRAMES || (ret >= self.fuse_barrier && ret != HOST_RETURN) || self.jit.slots.get(entry as usize) != Some(&f) {
-            return Entered::Interpret;
-        }
-        let d0 = i64::from(self.depth) - i64::from(dd);
-        let r0 = i64::from(self.rdepth) - i64::from(dr);
-        if !(0..=i64::from(self.config.stack_depth)).contains(&d0) || !(0..=i64::from(self.config.return_depth)).contains(&r0) {
-            return Entered::Interpret;
-        }
-        let ctx = self.jit.ctx;
-        self.jit.entries += 1;
-        self.jit.osr_entries += 1;
-        self.jit_fill(ctx);
-        // SAFETY: the context is ours (see `Jit::new`), just filled; `f`
-        // was compiled for this VM with `head` among its loop heads.
-        let status = unsafe {
-            (*ctx).depth = d0 as u32;
-            (*ctx).rdepth = r0 as u32;
-            (*ctx).osr_head = head;
-            let status = self.jit_run(ctx, f);
-            (*ctx).osr_head = 0;
-            status
-        };
-        self.jit_take(ctx);
-        // SAFETY: as above.
-        let ip = unsafe { (*ctx).ip };
-        if let Some(e) = self.jit.osr.get_mut(&head) {
-            e.entries += 1;
-            e.deopts += (status == DEOPT) as u32;
-            if e.deopts >= OSR_DEOPTS && 2 * e.deopts > e.entries {
-                self.jit.osr.remove(&head);
-                if let Some(s) = self.jit.slots.get_mut(head as usize) {
-                    *s = 0;
-                }
-            }
-        }
-        self.jit_ended(status, ip)
     }
 
     /// Runs native code `f` (its call frame pushed): how it ended.
@@ -883,11 +746,9 @@ impl Vm {
     /// Throws all native code away (it stays in memory, unreachable), to
     /// be made again as calls come.
     fn jit_discard(&mut self) {
-        for slot in self.jit.slots.iter_mut().filter(|s| **s >= COUNT_LIMIT || **s == OSR_HEAD || **s == OSR_PENDING) {
+        for slot in self.jit.slots.iter_mut().filter(|s| **s >= COUNT_LIMIT) {
             *slot = 0;
         }
-        self.jit.osr.clear();
-        self.jit.osr_pending.clear();
         self.jit.epoch += 1;
         self.jit.baked_layout = None;
     }
@@ -1064,15 +925,7 @@ impl Vm {
         if !due {
             return None;
         }
-        let made = self.jit_compile(entry)?;
-        if self.jit.mode == JitMode::All && calls == 1 && self.jit.osr.values().any(|e| e.entry == entry) {
-            // Under `all` the first call of a definition that loops runs
-            // interpreted to its first loop head and goes on natively
-            // there (`jit_osr`), so that every run of the tests takes both
-            // ways into native code.
-            return None;
-        }
-        Some(made)
+        self.jit_compile(entry)
     }
 
     /// The finished colon definition that starts at `entry`: its word.
@@ -1147,7 +1000,6 @@ impl Vm {
         }
         self.jit.slots[entry as usize] = PENDING;
         self.jit.in_flight += 1;
-        self.jit_mark_loop_heads(entry);
         let budget = match self.jit.mode {
             JitMode::All => None,
             // A module still being made is most of a millisecond away, and
@@ -1174,20 +1026,6 @@ impl Vm {
     fn jit_translated_size(&self, entry: Addr) -> usize {
         let ops_of = |e: Addr| self.jit_definition(e).map(|w| (w.entry..w.end).map(|a| self.code.op(a)).collect::<Vec<_>>());
         ops_of(entry).map_or(0, |ops| translate::translated_size(entry, &ops, &ops_of))
-    }
-
-    /// Marks the loop heads of the definition at `entry`, just asked for,
-    /// as pending: an interpreter running it then looks, at each jump
-    /// back, whether its code has come (`Vm::jit_osr`).
-    fn jit_mark_loop_heads(&mut self, entry: Addr) {
-        let Some(end) = self.jit_definition(entry).map(|w| w.end) else { return };
-        for a in entry..end {
-            let Some(t) = self.code.op(a).target().filter(|&t| t > entry && t <= a) else { continue };
-            if let Some(s) = self.jit.slots.get_mut(t as usize).filter(|s| **s == 0) {
-                *s = OSR_PENDING;
-                self.jit.osr_pending.push((t, entry));
-            }
-        }
     }
 
     /// The data space's first `len` bytes as a compilation reads them:
@@ -1314,11 +1152,6 @@ impl Vm {
     /// generator's loop entered counts once).
     pub fn jit_entries(&self) -> u64 {
         self.jit.entries
-    }
-
-    /// Of those, how many went in at a loop head (`jit_osr`).
-    pub fn jit_osr_entries(&self) -> u64 {
-        self.jit.osr_entries
     }
 }
 

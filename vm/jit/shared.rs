@@ -21,7 +21,7 @@
 //! tournament's next worker start warm), and at most `PER_ENTRY` codes
 //! per address.
 
-use super::translate::{Direct, Layout, OsrHead};
+use super::translate::{Direct, Layout};
 use super::NativeFn;
 use crate::ops::{Addr, Op};
 use cranelift_jit::JITModule;
@@ -111,17 +111,13 @@ pub(super) struct Reads {
 struct Shared {
     keep: Arc<Keep>,
     reads: Reads,
-    made: Made,
+    made: (NativeFn, bool),
     trusted: Vec<Addr>,
 }
 
 /// What `find` gives: the code, whether it has a fixed shape, the
 /// EXECUTEs it trusts, and the module it lives in.
-pub(super) type Found = (Made, Vec<Addr>, Arc<Keep>);
-
-/// What a compilation made: the function, whether it has a fixed shape,
-/// and the loop heads it may be entered at (`translate/osr.rs`).
-pub(super) type Made = (NativeFn, bool, Arc<[OsrHead]>);
+pub(super) type Found = ((NativeFn, bool), Vec<Addr>, Arc<Keep>);
 
 /// Modules of VMs that are gone whose code the table keeps.
 const KEPT_DEAD: usize = 2;
@@ -173,11 +169,11 @@ impl Table {
 pub(super) fn find(entry: Addr, layout: Option<Layout>, defer_epoch: u32, ask: &dyn Fn(Ask) -> Answer) -> Option<Found> {
     let t = table();
     let shared = t.by_entry.get(&entry)?.iter().find(|s| s.reads.layout == layout && s.reads.defer_epoch == defer_epoch && s.reads.answers.iter().all(|(q, a)| ask(*q) == *a))?;
-    Some((shared.made.clone(), shared.trusted.clone(), shared.keep.clone()))
+    Some((shared.made, shared.trusted.clone(), shared.keep.clone()))
 }
 
 /// Offers what a compilation made to every VM of the process.
-pub(super) fn offer(entry: Addr, keep: &Arc<Keep>, reads: Reads, made: Made, trusted: Vec<Addr>) {
+pub(super) fn offer(entry: Addr, keep: &Arc<Keep>, reads: Reads, made: (NativeFn, bool), trusted: Vec<Addr>) {
     let mut t = table();
     if !t.modules.iter().any(|k| Arc::ptr_eq(k, keep)) {
         return;

@@ -33,7 +33,6 @@ mod inline;
 mod known;
 mod loops;
 mod memory;
-mod osr;
 mod regions;
 mod stack;
 mod state;
@@ -156,7 +155,7 @@ pub(crate) struct Layout {
 /// (`definitions` gives those of its callees, to inline short ones);
 /// `None` when it cannot be (the interpreter keeps running it); also says
 /// whether the definition has a fixed stack shape.
-pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool, usize, Vec<OsrHead>)> {
+pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitions: Definitions, hosts: HostEffects, defers: Defers, words: Words) -> Option<(NativeFn, bool, usize)> {
     if !self_contained(start, ops) {
         return None;
     }
@@ -171,7 +170,6 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
 
     let id = declare_named(module, &format!("{} ({start})", words.name), &sig)?;
     let fixed;
-    let heads: Vec<OsrHead>;
     let mut ctx = module.make_context();
     ctx.func.signature = sig.clone();
     let mut fctx = FunctionBuilderContext::new();
@@ -193,9 +191,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
         t.trusted = Some(words.trusted);
         t.itself = Some(itself);
         t.body();
-        t.osr_entries();
         fixed = t.fixed;
-        heads = t.osr_heads.iter().map(|(h, _)| *h).collect();
         t.b.seal_all_blocks();
         t.b.finalize(module.target_config());
     }
@@ -220,19 +216,7 @@ pub(super) fn compile(module: &mut JITModule, start: Addr, ops: &[Op], definitio
     }
     dump_bytes(code, size);
     let f = code as NativeFn;
-    (f >= COUNT_LIMIT).then_some((f, fixed, size, heads))
-}
-
-/// A loop head where an interpreter running the definition may go on in
-/// its native code (on-stack replacement): the head's address, and the
-/// depths there less those at the definition's entry. The interpreter
-/// enters with `JitCtx::osr_head` set to `at` and the depth registers
-/// set to the entry's (its own less these).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct OsrHead {
-    pub at: Addr,
-    pub dd: i32,
-    pub dr: i32,
+    (f >= COUNT_LIMIT).then_some((f, fixed, size))
 }
 
 struct Vars {
@@ -313,14 +297,6 @@ struct Translator<'a> {
     inline_budget: usize,
     /// The function being built, for RECURSE: a direct call.
     itself: Option<FuncRef>,
-    /// Where a fixed function entered at a loop head goes from its entry
-    /// (`JitCtx::osr_head` not 0), and the loop heads it may be entered
-    /// at, as translated (`osr_entries`).
-    osr_dispatch: Option<Block>,
-    osr_heads: Vec<(OsrHead, Block)>,
-    /// The definition's own shape (`shape` is the inlined callee's while
-    /// one is translated).
-    outer_shape: Option<std::rc::Rc<Shape>>,
     /// Nothing outside this function's registers has changed yet on the
     /// path being translated (see `changes_nothing`): a check that fails
     /// here hands the interpreter the definition's entry (`restart`), not
@@ -444,9 +420,6 @@ impl<'a> Translator<'a> {
             pending_frames: Vec::new(),
             inline_budget: INLINE_BUDGET,
             itself: None,
-            osr_dispatch: None,
-            osr_heads: Vec::new(),
-            outer_shape: None,
             pure: false,
             pure_in: Default::default(),
             restart: None,
@@ -460,23 +433,8 @@ impl<'a> Translator<'a> {
         t.entry_state = params;
         t.pure = t.fixed;
         t.forget();
-        t.outer_shape = t.shape.clone();
         if let Some(shape) = t.shape.clone() {
-            t.entry_frames(&shape);
-            // A definition that loops may be entered at a loop head by an
-            // interpreter running it (`Vm::jit_osr`): the context says so.
-            let loops_inside = ops.iter().enumerate().any(|(i, op)| op.target().is_some_and(|to| to > start && to <= start + i as u32));
-            if loops_inside {
-                let head = t.b.ins().load(I32, regions::ctx_field(), ctx, offset_of!(JitCtx, osr_head) as i32);
-                let (normal, dispatch) = (t.b.create_block(), t.b.create_block());
-                t.b.set_cold_block(dispatch);
-                t.b.ins().brif(head, dispatch, &[], normal, &[]);
-                t.b.seal_block(normal);
-                t.b.seal_block(dispatch);
-                t.b.switch_to_block(normal);
-                t.osr_dispatch = Some(dispatch);
-            }
-            t.entry_guard(&shape, start);
+            t.entry_checks(&shape, start);
         }
         let first = t.block_at(start);
         t.goto(first);

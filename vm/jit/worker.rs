@@ -26,7 +26,7 @@
 
 use super::shared::{self, Answer, Ask, Keep, Reads};
 use super::translate::{self, Direct, Driver, Layout, PlanShape, Trampoline};
-use super::{GuardCheck, CODE_SPACE};
+use super::{GuardCheck, NativeFn, CODE_SPACE};
 use crate::ops::{Addr, Op};
 use cranelift_jit::{JITBuilder, JITModule};
 use std::collections::{HashMap, HashSet};
@@ -125,7 +125,7 @@ pub(super) enum Done {
     /// A definition's code; `from` holds the module it lives in when
     /// another VM's thread made it (`shared.rs`), and it was not made now.
     /// `bytes`: the size of the code, when made now.
-    Word { entry: Addr, epoch: u32, made: Option<shared::Made>, trusted: Vec<Addr>, spent: Duration, bytes: usize, from: Option<Arc<Keep>> },
+    Word { entry: Addr, epoch: u32, made: Option<(NativeFn, bool)>, trusted: Vec<Addr>, spent: Duration, bytes: usize, from: Option<Arc<Keep>> },
     Plan { index: u32, made: Option<Driver>, spent: Duration },
 }
 
@@ -233,8 +233,8 @@ fn serve_with(m: &mut JITModule, keep: &Arc<Keep>, jobs: Receiver<Job>, done: Re
                 }
                 None => {
                     let (made, trusted) = compile_word(m, keep, &job);
-                    let bytes = made.as_ref().map_or(0, |(_, bytes)| *bytes);
-                    Done::Word { entry: job.entry, epoch: job.epoch, made: made.map(|(made, _)| made), trusted, spent: start.elapsed(), bytes, from: None }
+                    let bytes = made.map_or(0, |(_, _, bytes)| bytes);
+                    Done::Word { entry: job.entry, epoch: job.epoch, made: made.map(|(f, fixed, _)| (f, fixed)), trusted, spent: start.elapsed(), bytes, from: None }
                 }
             },
             Job::Plan { index, checks, followed, positions } => {
@@ -264,7 +264,7 @@ fn answer(job: &WordJob, q: Ask) -> Answer {
 
 /// Compiles `job`'s definition, noting every question the translator
 /// asked and offering the code to the other VMs (`shared.rs`).
-fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Option<(shared::Made, usize)>, Vec<Addr>) {
+fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Option<(NativeFn, bool, usize)>, Vec<Addr>) {
     let Some(ops) = job.view.ops_of(job.entry) else { return (None, Vec::new()) };
     let answers = std::cell::RefCell::new(HashMap::new());
     let ask = |q: Ask| answers.borrow_mut().entry(q).or_insert_with(|| answer(job, q)).clone();
@@ -304,12 +304,12 @@ fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Opt
         layout: job.layout,
         name: job.name.clone(),
     };
-    let made = translate::compile(module, job.entry, &ops, &ops_of, &host_effect, &defers, words).map(|(f, fixed, bytes, heads)| ((f, fixed, Arc::from(heads)), bytes));
+    let made = translate::compile(module, job.entry, &ops, &ops_of, &host_effect, &defers, words);
     let trusted = trusted.into_inner();
-    if let Some((made, _)) = &made {
+    if let Some((f, fixed, _)) = made {
         let mut answers = answers.into_inner();
         answers.insert(Ask::Ops(job.entry), Answer::Ops(Some(ops)));
-        shared::offer(job.entry, keep, Reads { layout: job.layout, defer_epoch: job.defer_epoch, answers }, made.clone(), trusted.clone());
+        shared::offer(job.entry, keep, Reads { layout: job.layout, defer_epoch: job.defer_epoch, answers }, (f, fixed), trusted.clone());
     }
     (made, trusted)
 }

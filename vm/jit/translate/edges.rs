@@ -184,12 +184,6 @@ impl Translator<'_> {
             if let Some((d, r)) = self.shape_at(i) {
                 self.dk = self.dbase + d;
                 self.rk = self.rbase + r;
-                // A loop head of the definition itself, translated as the
-                // loop it is (not a copy of an unrolled one): an
-                // interpreter running the definition may come in here.
-                if looped && i > 0 && self.inlined.is_none() && self.unrolled.is_none() && self.osr_dispatch.is_some() {
-                    self.osr_heads.push((super::OsrHead { at, dd: d, dr: r }, block));
-                }
             }
             let (d, r) = self.held_at.entry(block).or_default().clone();
             self.cells = d;

@@ -72,34 +72,13 @@ impl Translator<'_> {
         }
     }
 
-    /// Where a fixed function's stack cells are: `d0` and `r0`, the depths
-    /// it was entered at, and the addresses of the cells there. Only
-    /// arithmetic: the checks that make them safe to use follow
-    /// (`entry_guard`), on every way in.
-    pub(super) fn entry_frames(&mut self, shape: &Shape) {
+    /// The stack checks of a fixed function, all at entry: when one fails
+    /// the interpreter runs the definition (and reports what it finds).
+    pub(super) fn entry_checks(&mut self, shape: &Shape, at: Addr) {
+        use IntCC::*;
         let e = shape.effect;
         self.d0 = self.var(self.v.d);
         self.r0 = self.var(self.v.rp);
-        let (d, r) = (self.d0, self.r0);
-        // Past the checks, `d0 - need ..= d0 + grow` lies within the stack
-        // (`max_d` < `STACK_CELLS`): no index there wraps.
-        let frame = |s: &mut Self, base: Variable, depth: Value, need: i32, grow: i32| {
-            let depth = s.b.ins().uextend(s.ptr, depth);
-            let off = s.b.ins().ishl_imm_s(depth, 2);
-            let base = s.var(base);
-            (s.b.ins().iadd(base, off), -need.max(0), grow.max(0))
-        };
-        self.dframe = Some(frame(self, self.v.ds, d, e.need, e.grow));
-        self.rframe = Some(frame(self, self.v.rs, r, e.rneed, e.rgrow));
-    }
-
-    /// The stack checks of a fixed function, all at entry: when one fails
-    /// the interpreter runs the instruction at `at` (the definition's
-    /// entry, or the loop head native code was entered at) and reports
-    /// what it finds.
-    pub(super) fn entry_guard(&mut self, shape: &Shape, at: Addr) {
-        use IntCC::*;
-        let e = shape.effect;
         let (d, r) = (self.d0, self.r0);
         // Depths never exceed their limits, so a stack the function does
         // not grow needs no test of its room (nor one it does not take
@@ -121,6 +100,16 @@ impl Translator<'_> {
             None => self.b.ins().iconst(cranelift_codegen::ir::types::I8, 0),
         };
         self.guard(bad, at);
+        // Past the checks, `d0 - need ..= d0 + grow` lies within the stack
+        // (`max_d` < `STACK_CELLS`): no index there wraps.
+        let frame = |s: &mut Self, base: Variable, depth: Value, need: i32, grow: i32| {
+            let depth = s.b.ins().uextend(s.ptr, depth);
+            let off = s.b.ins().ishl_imm_s(depth, 2);
+            let base = s.var(base);
+            (s.b.ins().iadd(base, off), -need.max(0), grow.max(0))
+        };
+        self.dframe = Some(frame(self, self.v.ds, d, e.need, e.grow));
+        self.rframe = Some(frame(self, self.v.rs, r, e.rneed, e.rgrow));
     }
 
     pub(super) fn depth(&mut self) -> Value {
