@@ -109,11 +109,7 @@ impl Translator<'_> {
             return None;
         }
         let ops = (self.shapes.definitions())(target)?;
-        // A callee that loops pays its call once for many iterations, and
-        // its loop runs faster alone than with its callers' values live
-        // around it (measured: sieve.4th is slower with its loops inlined).
-        let loops = ops.iter().enumerate().any(|(i, op)| op.target().is_some_and(|t| t <= target + i as u32));
-        if loops || ops.len() > INLINE_OPS || ops.len() > self.inline_budget || !self_contained(target, &ops) {
+        if !short_and_straight(target, &ops, self.inline_budget) || !self_contained(target, &ops) {
             return None;
         }
         if self.fixed && self.shapes.of(target, &ops).is_none() {
@@ -190,8 +186,7 @@ pub(crate) fn translated_size(entry: Addr, ops: &[Op], ops_of: &dyn Fn(Addr) -> 
                 continue;
             }
             let Some(callee) = ops_of(target) else { continue };
-            let loops = callee.iter().enumerate().any(|(i, op)| op.target().is_some_and(|t| t <= target + i as u32));
-            if loops || callee.len() > INLINE_OPS || callee.len() > *budget {
+            if !short_and_straight(target, &callee, *budget) {
                 continue;
             }
             *budget -= callee.len();
@@ -204,3 +199,12 @@ pub(crate) fn translated_size(entry: Addr, ops: &[Op], ops_of: &dyn Fn(Addr) -> 
     walk(ops, ops_of, &mut vec![entry], &mut INLINE_BUDGET.clone())
 }
 
+/// Whether the callee at `target` (`ops`) is short enough to translate in
+/// place within `budget` instructions, and does not loop: a callee that
+/// loops pays its call once for many iterations, and its loop runs faster
+/// alone than with its callers' values live around it (measured: sieve.4th
+/// is slower with its loops inlined).
+fn short_and_straight(target: Addr, ops: &[Op], budget: usize) -> bool {
+    let loops = ops.iter().enumerate().any(|(i, op)| op.target().is_some_and(|t| t <= target.wrapping_add(i as u32)));
+    !loops && ops.len() <= INLINE_OPS && ops.len() <= budget
+}
