@@ -658,3 +658,37 @@ fn check_plays_a_rules_game() {
     let o = axforth(&["check", TICTACTOE, DRAUGHTS, "--games", "2"]);
     assert!(o.status.success(), "{}", both(&o));
 }
+
+/// The `checkmated` goal's probe runs only the enemy pieces whose moves
+/// can reach the royal piece (`zrf/reach.rs`): the same moves as a probe
+/// of every piece, whatever way a piece attacks (a slide, a capture
+/// beside its path, a jump back to a mark, a drop, `go last-to`).
+#[test]
+fn the_reach_table_leaves_every_move_as_it_was() {
+    let src = r#"
+(define step ($1 (verify not-friend?) add))
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(game (title "Probes") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c/d/e" (10 0)) ("5/4/3/2/1" (0 10)))
+     (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+     (symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw)))
+  (board-setup (White (King c1) (Archer a2) (Rook e2) (Mason off 2))
+               (Black (King c5) (Archer e4) (Hopper a4) (Ghost b5) (Mason off 2)))
+  (piece (name King) (moves (step n) (step s) (step e) (step w) (step ne) (step nw) (step se) (step sw)))
+  (piece (name Rook) (moves (slide n) (slide w)))
+  (piece (name Archer) (moves (n (verify empty?) (capture e) add) (s (verify empty?) (capture w) add)))
+  (piece (name Hopper) (moves (mark e (verify not-empty?) e e back e e e (verify not-friend?) add)))
+  (piece (name Ghost) (moves ((go last-to) e (verify enemy?) add)))
+  (piece (name Mason) (drops ((verify empty?) add) ((verify empty?) s (verify enemy?) capture add)))
+  (loss-condition (White Black) (checkmated King)))
+"#;
+    let with = perfts(&mut game("probes", src), 4);
+    let mut vm = game("probes-all", src);
+    vm.game.reach = None;
+    assert_eq!(with, perfts(&mut vm, 4));
+    assert!(with[3] > 1000, "{with:?}");
+    let mut vm = load(CHESS);
+    vm.game.reach = None;
+    assert_eq!(perfts(&mut vm, 3), [20, 400, 8902]);
+}

@@ -352,7 +352,9 @@ impl Vm {
             .map(|&(offset, at)| (offset, at.and_then(|at| parse_place(&zrf.place(at)))))
             .collect();
         let name = format!("{} [{}]", zrf.path.display(), v.title());
-        self.run_generated(&name, t.text.as_bytes(), origins)
+        self.run_generated(&name, t.text.as_bytes(), origins)?;
+        self.game.reach = t.reach;
+        Ok(())
     }
 
     /// What a `.zrf` variant carries that its `.4th` may not:

@@ -11,6 +11,7 @@
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::jit::{guard_checks, Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords, Plan, PlanKey, PlanLoop, Plans, KEPT_PLANS};
 use crate::state::moves::{Action, NOT_PARTIAL};
+use crate::state::reach::{Reach, Sweep};
 use crate::state::{NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::{direct, word, Vm};
 
@@ -24,6 +25,42 @@ pub use crate::state::{piece_value, player_index};
 /// With `forced_pass`, an empty list gets a Pass when `$passTurnForced` is ON
 /// (not for the next step of a partial chain: the chain just ends).
 pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool) -> VmResult<()> {
+    generate_in(vm, player, for_player, of_type, forced_pass, None)
+}
+
+/// `generate`, leaving out moves that cannot end on `target` or capture
+/// there: with the game's reach table (`state/reach.rs`) only the pieces
+/// (and drops) that could are run, so a probe for the attackers of a
+/// square runs a few move words instead of all. The moves left include
+/// every one that reaches `target` (and may include others). Without a
+/// table, or with move priorities (which rank a move against all the
+/// others), every move is generated.
+pub fn generate_reaching(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: i32) -> VmResult<()> {
+    let filter = vm.game.reach.is_some() && vm.game.priorities.is_empty();
+    generate_in(vm, player, for_player, of_type, true, filter.then_some(target))
+}
+
+/// Whether some move of `for_player`'s pieces (or drops) may reach
+/// `target` by the game's reach table: false only when none can, so that
+/// a probe need not generate at all.
+pub fn may_be_reached(vm: &Vm, for_player: i32, target: i32) -> VmResult<bool> {
+    let (Some(reach), Ok(target)) = (vm.game.reach.as_deref(), usize::try_from(target)) else { return Ok(true) };
+    if !vm.game.priorities.is_empty() {
+        return Ok(true);
+    }
+    let types = vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len());
+    if target >= reach.positions() {
+        return Ok(true);
+    }
+    let cells = vm.game.board.cells(&vm.mem)?;
+    let piece_may = cells.iter().take(vm.game.board.scan_positions()).enumerate().any(|(pos, content)| {
+        let t = (content & PIECE_TYPE_MASK) as usize;
+        content & PLAYER_MASK == for_player && t != 0 && t <= types && reach.move_may_reach(t, pos, target)
+    });
+    Ok(piece_may || (1..=types).any(|t| vm.game.pieces.get(t - 1).is_some_and(|p| !p.drops.is_empty()) && reach.drop_may_reach(t, target)))
+}
+
+fn generate_in(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool, target: Option<i32>) -> VmResult<()> {
     let saved = vm.game.save_generation();
     vm.game.store.push_list();
     let g = &mut vm.game.gen;
@@ -32,7 +69,7 @@ pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_
     g.of_type = of_type;
     g.pass_added = false;
     let boards = vm.game.snapshot_count;
-    let result = run_move_words(vm);
+    let result = run_move_words(vm, target);
     vm.game.restore_generation(saved);
     result?;
     if vm.game.snapshot_count > boards {
@@ -63,7 +100,7 @@ fn boards_left(vm: &mut Vm, boards: u32) -> VmResult<()> {
     Ok(())
 }
 
-fn run_move_words(vm: &mut Vm) -> VmResult<()> {
+fn run_move_words(vm: &mut Vm, target: Option<i32>) -> VmResult<()> {
     let g = &vm.game;
     let types = g.piece_scan_limit.unwrap_or(usize::MAX).min(g.pieces.len());
     let key = PlanKey {
@@ -82,17 +119,20 @@ fn run_move_words(vm: &mut Vm) -> VmResult<()> {
         if plan.guards {
             plan.own_loop.note_use(vm, &plan.words, [&plan.moves, &plan.drops], &plan.checks);
         }
-        return run_batch(vm, &plan);
+        return run_batch(vm, &plan, target);
     }
     let plan = make_plan(vm, key);
-    let result = run_batch(vm, &plan);
+    let result = run_batch(vm, &plan, target);
     keep_plan(&mut vm.jit.plans, plan);
     result
 }
 
-fn run_batch(vm: &mut Vm, plan: &Plan) -> VmResult<()> {
+fn run_batch(vm: &mut Vm, plan: &Plan, target: Option<i32>) -> VmResult<()> {
     let mut batch = MoveWords::begin(vm);
-    let result = run_plan(vm, &mut batch, plan);
+    let result = match (target, vm.game.reach.clone()) {
+        (Some(target), Some(reach)) => run_plan_reaching(vm, &mut batch, plan, &reach, target),
+        _ => run_plan(vm, &mut batch, plan),
+    };
     batch.end(vm);
     result
 }
@@ -192,6 +232,43 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan) -> VmResult<()> {
             batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir, &plan.own_loop);
         }
         sweep(vm, batch, plan, &mut d, drop)?;
+    }
+    Ok(())
+}
+
+/// `run_plan` for the moves that may reach `target`: each sweep runs
+/// only at the positions whose piece (or drop) the table says could, a
+/// square at a time.
+fn run_plan_reaching(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, reach: &Reach, target: i32) -> VmResult<()> {
+    let positions = vm.game.board.scan_positions() as i32;
+    let for_player = vm.game.gen.for_player;
+    let types = plan.moves.len().saturating_sub(1);
+    let Ok(target) = usize::try_from(target) else { return run_plan(vm, batch, plan) };
+    for &sweep_of in &plan.sweeps {
+        for pos in 0..positions {
+            let sweep_type = match sweep_of {
+                Some((_, t)) => (Sweep::Drops, t as usize),
+                None => {
+                    let content = vm.game.board.cells(&vm.mem)?.get(pos as usize);
+                    let t = (content & PIECE_TYPE_MASK) as usize;
+                    if content & PLAYER_MASK != for_player || t == 0 || t > types {
+                        continue;
+                    }
+                    (Sweep::Moves, t)
+                }
+            };
+            if !reach.may_reach(sweep_type.0, sweep_type.1, pos as usize, target) {
+                continue;
+            }
+            let mut d = Drive::new(&plan.words, &plan.moves, for_player, pos, pos + 1);
+            if let Some((span, piece_type)) = sweep_of {
+                d = d.drops(&plan.words, span, piece_type | for_player);
+            }
+            if plan.guards {
+                batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir, &plan.own_loop);
+            }
+            sweep(vm, batch, plan, &mut d, sweep_of.is_some())?;
+        }
     }
     Ok(())
 }
@@ -450,6 +527,12 @@ pub fn register(vm: &mut Vm) {
             Ok(flag(c != 0 && c & NEUTRAL != 0))
         }),
         direct("piece-type-at", "( pos -- type )", |vm, pos, _| Ok(vm.content(pos)? & PIECE_TYPE_MASK)),
+        // Not the original's: the first position whose content, masked,
+        // is piece (-1: none), as a loop over the board would find it.
+        direct("$FindPiece", "( piece mask -- pos )", |vm, piece, mask| {
+            let cells = vm.game.board.cells(&vm.mem)?;
+            Ok((0..vm.game.board.positions).find(|&p| cells.get(p) & mask == piece).map_or(-1, |p| p as i32))
+        }),
         direct("not-piece-type-at?", "( pos type -- ? )", |vm, pos, t| {
             let c = vm.content(pos)?;
             Ok(flag(c & PIECE_TYPE_MASK != t))

@@ -7,7 +7,7 @@
 //! (`state/turn.rs`). Touches the board only through `Board`'s cell
 //! addresses in the data space.
 
-use super::generate::generate;
+use super::generate::{generate, generate_reaching, may_be_reached};
 use crate::state::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
 use crate::state::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
@@ -172,6 +172,25 @@ impl Vm {
     }
 
     /// The contestant the move to make serves (`Game::side_of`).
+    /// Whose moves `$GenerateMoves player opp?` generates, and whose
+    /// pieces they move: `player`'s, or with `opp?` the player of the
+    /// turn after `player`'s first turn.
+    fn generating_players(&self, player: i32, opp: bool, word: &str) -> VmResult<(i32, i32)> {
+        if self.game.player(player & PLAYER_MASK).is_none() {
+            return Err(game_error(format!("`{word}`: {player} is not a player")));
+        }
+        if !opp {
+            return Ok((player, player));
+        }
+        let from = if self.current_turn().player == player {
+            self.game.turn.index
+        } else {
+            self.game.turns.iter().position(|t| t.player == player).unwrap_or(self.game.turn.index)
+        };
+        let next = self.game.turns.get(self.next_turn_index(from)).copied().unwrap_or(self.current_turn());
+        Ok((next.player, next.for_player))
+    }
+
     pub fn side_to_move(&self) -> Option<i32> {
         self.game.side_of(self.current_turn())
     }
@@ -788,15 +807,7 @@ pub fn register(vm: &mut Vm) {
         // (the translated Zillions rules ask it for `attacked?`).
         direct("$MoveReaches?", "( m pos -- ? )", |vm, m, pos| {
             let m = vm.move_index(m, "$MoveReaches?")?;
-            let rec = vm.game.store.moves[m];
-            let actions = vm.game.store.actions.get(rec.actions as usize..(rec.actions + rec.len) as usize).unwrap_or(&[]);
-            let hit = actions.iter().any(|a| match *a {
-                Action::Move { to, .. } => to == pos,
-                Action::Capture(p) => p == pos,
-                Action::Place { pos: p, .. } => p == pos,
-                _ => false,
-            });
-            Ok(if hit { -1 } else { 0 })
+            Ok(if vm.game.store.move_reaches(m, pos) { -1 } else { 0 })
         }),
         // The original's variable: `$movesList @` is the current list's
         // header, cell 1 its move count, cell 2 its first move. Each
@@ -874,26 +885,43 @@ pub fn register(vm: &mut Vm) {
         word("$GenerateMoves", "( player opp? type -- )", |vm| {
             let t = vm.pop()?;
             let opp = vm.pop()? != 0;
-            let mut player = vm.pop()?;
-            if vm.game.player(player & PLAYER_MASK).is_none() {
-                return Err(game_error(format!("`$GenerateMoves`: {player} is not a player")));
-            }
-            let mut for_player = player;
-            if opp {
-                // The turn after the first turn of this player.
-                let from = if vm.current_turn().player == player {
-                    vm.game.turn.index
-                } else {
-                    vm.game.turns.iter().position(|t| t.player == player).unwrap_or(vm.game.turn.index)
-                };
-                let next = vm.game.turns.get(vm.next_turn_index(from)).copied().unwrap_or(vm.current_turn());
-                player = next.player;
-                for_player = next.for_player;
-            }
+            let player = vm.pop()?;
+            let (player, for_player) = vm.generating_players(player, opp, "$GenerateMoves")?;
             vm.refresh_events();
             generate(vm, player, for_player, t, true)?;
             vm.game.script_lists += 1;
             Ok(())
+        }),
+        // Not the original's: whether a move `$GenerateMoves` would give
+        // ends on pos or captures there (the translated Zillions rules ask
+        // it for `attacked?`), running only the pieces that could.
+        // Not the original's: false when `$Reaches?` would be false
+        // whatever the moves' tests say, by where the pieces stand and
+        // where their moves can reach (true: it may not be).
+        word("$MayReach?", "( player opp? type pos -- ? )", |vm| {
+            let pos = vm.pop()?;
+            let _move_type = vm.pop()?;
+            let opp = vm.pop()? != 0;
+            let player = vm.pop()?;
+            let (_, for_player) = vm.generating_players(player, opp, "$MayReach?")?;
+            let may = may_be_reached(vm, for_player, pos)?;
+            vm.push(if may { -1 } else { 0 })
+        }),
+        word("$Reaches?", "( player opp? type pos -- ? )", |vm| {
+            let pos = vm.pop()?;
+            let t = vm.pop()?;
+            let opp = vm.pop()? != 0;
+            let player = vm.pop()?;
+            let (player, for_player) = vm.generating_players(player, opp, "$Reaches?")?;
+            if !may_be_reached(vm, for_player, pos)? {
+                return vm.push(0);
+            }
+            vm.refresh_events();
+            generate_reaching(vm, player, for_player, t, pos)?;
+            let store = &vm.game.store;
+            let hit = store.current().any(|m| store.move_reaches(m, pos));
+            vm.game.store.pop_list();
+            vm.push(if hit { -1 } else { 0 })
         }),
         word("$DeallocateMoves", "( -- )", |vm| {
             if vm.game.script_lists == 0 {

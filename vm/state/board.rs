@@ -237,6 +237,12 @@ impl Board {
 pub struct Cells<'m>(&'m [u8]);
 
 impl Cells<'_> {
+    /// Every position's content, in order.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = i32> + '_ {
+        self.0.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    }
+
     /// The content at `pos` (a position of the board).
     #[inline]
     pub fn get(&self, pos: usize) -> i32 {

@@ -4,7 +4,7 @@
 //!
 //! Owns `Game` and its parts: the board layout (`board`), the move store
 //! (`moves`, `buf`), the generation context and the edits native code
-//! records (`context`), the turn state and the events found (`turn`), the
+//! records (`context`), where pieces can reach (`reach`), the turn state and the events found (`turn`), the
 //! open declaration blocks (`decl`), the kernel's state, the search's
 //! state (`search`: limits, clock, reports, the table, the keys), the
 //! AXIOM.md encodings (masks, scores, `MOVE_XT_BASE`), and the queries
@@ -22,6 +22,7 @@ pub mod buf;
 pub mod context;
 pub mod decl;
 pub mod moves;
+pub mod reach;
 pub mod search;
 pub mod turn;
 
@@ -123,6 +124,10 @@ pub struct Game {
     /// `{maximal-captures}`: 0 off, 1 the most pieces, 2 then the most
     /// worth (`game/maximal.rs`).
     pub maximal_captures: u8,
+    /// Where each piece type's moves can reach (`reach.rs`), when the
+    /// rules were read by something that could tell: a probe for a
+    /// square's attackers runs only the pieces that could.
+    pub reach: Option<std::sync::Arc<reach::Reach>>,
     /// A list's chains are being counted: the lists below are not cut.
     pub counting_captures: bool,
     pub pieces: Vec<PieceDecl>,

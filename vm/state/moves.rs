@@ -197,6 +197,18 @@ impl MoveStore {
         self.current().len()
     }
 
+    /// Move `m` puts a piece on `pos` or captures there.
+    pub fn move_reaches(&self, m: usize, pos: i32) -> bool {
+        let Some(r) = self.moves.get(m) else { return false };
+        let actions = self.actions.get(r.actions as usize..(r.actions + r.len) as usize).unwrap_or(&[]);
+        actions.iter().any(|a| match *a {
+            Action::Move { to, .. } => to == pos,
+            Action::Capture(p) => p == pos,
+            Action::Place { pos: p, .. } => p == pos,
+            _ => false,
+        })
+    }
+
     pub fn actions_of(&self, m: usize) -> &[Action] {
         let r = self.moves[m];
         &self.actions[r.actions as usize..(r.actions + r.len) as usize]
@@ -263,6 +275,11 @@ pub struct Priorities {
 const TABLED_TYPES: i32 = 1024;
 
 impl Priorities {
+    /// No move type is listed: moves are not ranked.
+    pub fn is_empty(&self) -> bool {
+        self.listed.is_empty()
+    }
+
     pub fn new(listed: Vec<i32>) -> Priorities {
         let unlisted = listed.len() as u32;
         let mut by_type = Vec::new();

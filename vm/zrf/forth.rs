@@ -27,17 +27,24 @@ const PRELUDE: &str = include_str!("forth_prelude.4th");
 /// A translated variant: ForthScript text, and for each generated line
 /// its byte offset in `text` and, when it comes from a construct of the
 /// `.zrf`, the construct's place.
+/// With it, what the text does not say: where each piece type's moves
+/// can reach (`reach.rs`), which the game layer takes to make the
+/// `checkmated` goal's probes short. (`port` writes the text alone: the
+/// game it gives probes every piece, to the same moves.)
 #[derive(Clone, Debug, Default)]
 pub struct Translation {
     pub text: String,
     pub origins: Vec<(u32, Option<Span>)>,
+    pub reach: Option<std::sync::Arc<crate::state::reach::Reach>>,
 }
 
 /// The ForthScript of one variant of `zrf`.
 pub fn translate(zrf: &Zrf, variant: &Variant) -> Result<Translation, ZrfError> {
     let names = Names::new(zrf, variant)?;
+    let reach = super::reach::reach(&names, variant);
     let mut t = Writer { zrf, names, out: Translation::default() };
     t.game(variant)?;
+    t.out.reach = reach.map(std::sync::Arc::new);
     Ok(t.out)
 }
 
@@ -212,7 +219,13 @@ impl Writer<'_> {
         // `(checkmated T …)`: T's of a player are royal.
         let royal = self.royal_types(v)?;
         self.line(0, &format!("{} CONSTANT zrf-check?\t\\ a `checkmated` goal: no move may leave the mover's royal piece attacked", if royal.is_empty() { "FALSE" } else { "TRUE" }), None);
-        // Types by number: the pieces are declared further down.
+        // Types by number: the pieces are declared further down. The
+        // first square (-1 as unsigned is last) holding one of them.
+        let find: String = royal.iter().map(|(t, name)| format!(" zrf-mine {t} OR ( {name} ) zrf-owner+type $FindPiece 2DUP U< IF DROP ELSE NIP THEN")).collect();
+        self.line(0, "\\ zrf-royal-pos ( -- pos )  where the royal piece of the player to move stands, -1 if nowhere", None);
+        self.line(0, ": zrf-mine ( -- player )  current-player #PlayerNumber AND ;", None);
+        self.line(0, "#PlayerNumber #PieceType OR CONSTANT zrf-owner+type", None);
+        self.line(0, &format!(": zrf-royal-pos ( -- pos )  -1{find} ;"), None);
         let test = if royal.is_empty() {
             "DROP FALSE".to_string()
         } else {

@@ -225,7 +225,7 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
 }
 
 /// Instructions written alone, which may start a block.
-const BARE: &[&str] = &["add", "add-partial", "add-copy", "add-copy-partial", "capture", "flip", "change-owner", "from", "to", "mark", "back", "cascade"];
+pub(crate) const BARE: &[&str] = &["add", "add-partial", "add-copy", "add-copy-partial", "capture", "flip", "change-owner", "from", "to", "mark", "back", "cascade"];
 
 /// A name that can stand for a place: a position, a direction, or (for
 /// `go`) `from`, `to`, `mark`, `last-from`, `last-to`.

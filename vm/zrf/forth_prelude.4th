@@ -103,11 +103,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 : zrf-reached ( pos opp? type -- ? )
 	zrf-base @ >R  zrf-n @ >R  zrf-mark @ >R  zrf-dest @ >R  zrf-dropping @ >R  zrf-copying @ >R  zrf-save-flags
 	zrf-n @ zrf-base !  TRUE zrf-probing !
-	>R current-player SWAP R> $GenerateMoves
-	FALSE $FirstMove BEGIN DUP WHILE
-		DUP 3 PICK $MoveReaches? IF 2DROP TRUE 0 ELSE $NextMove THEN
-	REPEAT DROP NIP
-	$DeallocateMoves
+	>R current-player SWAP R> 3 ROLL $Reaches?
 	FALSE zrf-probing !
 	zrf-restore-flags  R> zrf-copying !  R> zrf-dropping !  R> zrf-dest !  R> zrf-mark !  R> zrf-n !  R> zrf-base ! ;
 
@@ -132,17 +128,6 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ zrf-attacked? ( pos -- ? )  `attacked?` by any move
 : zrf-attacked? ( pos -- ? )  0 zrf-attacked?-by ;
 
-\ zrf-mover-royal? ( content -- ? )  a piece of the player to move whose
-\ checkmate loses the game
-: zrf-mover-royal? ( content -- ? )
-	DUP 0= IF EXIT THEN
-	DUP #PlayerNumber AND current-player #PlayerNumber AND = SWAP #PieceType AND zrf-royal-type? AND ;
-
-\ zrf-royal-pos ( -- pos )  where the royal piece of the player to move
-\ stands, -1 if nowhere
-: zrf-royal-pos ( -- pos )
-	-1 zrf-#positions 0 ?DO I zrf-cell @ zrf-mover-royal? IF DROP I LEAVE THEN LOOP ;
-
 \ zrf-in-check? ( -- ? )  the royal piece of the player to move is attacked
 : zrf-in-check? ( -- ? )  zrf-royal-pos DUP 0< IF DROP FALSE ELSE zrf-attacked? THEN ;
 
@@ -164,10 +149,29 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 		1- DUP zrf-entry 6 = IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
 	REPEAT DROP ;
 
-\ zrf-legal? ( -- ? )  with a `checkmated` goal Zillions offers no move
-\ that leaves the mover's royal piece attacked
-: zrf-legal? ( -- ? )
-	zrf-probing @ IF TRUE EXIT THEN
+\ zrf-plain? ( type -- ? )  the move built so far moves its piece (not
+\ turning it into type) and captures, nothing else: every enemy piece
+\ after it stands where it stood, or is gone
+: zrf-plain? ( type -- ? )
+	zrf-dropping @ zrf-copying @ OR OR IF FALSE EXIT THEN
+	TRUE zrf-n @ zrf-base @ ?DO I zrf-entry NIP NIP DUP 1 = SWAP 7 = OR AND LOOP ;
+
+\ zrf-safe? ( type -- ? )  a plain move of a piece not royal after
+\ which no enemy piece stands where its moves could reach the mover's
+\ royal piece: legal without a look at the board after it (a royal
+\ piece that moves is looked at: another may then be the first found)
+: zrf-safe? ( type -- ? )
+	zrf-plain? 0= IF FALSE EXIT THEN
+	current-piece #PieceType AND zrf-royal-type? IF FALSE EXIT THEN
+	zrf-royal-pos DUP 0< IF DROP TRUE EXIT THEN
+	>R current-player TRUE 0 R> $MayReach? 0= ;
+
+\ zrf-legal? ( type -- ? )  with a `checkmated` goal Zillions offers no
+\ move that leaves the mover's royal piece attacked (type: the piece
+\ the mover turns into, 0 none)
+: zrf-legal? ( type -- ? )
+	zrf-probing @ IF DROP TRUE EXIT THEN
+	zrf-safe? IF TRUE EXIT THEN
 	$CloneBoard  zrf-apply-to-board
 	zrf-in-check? 0=
 	$DeallocateBoard ;
@@ -185,7 +189,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ in their order (a type or owner change of the moving piece where it
 \ lands)
 : zrf-add ( type partial -- )
-	zrf-check? IF zrf-legal? 0= IF 2DROP EXIT THEN THEN
+	zrf-check? IF OVER zrf-legal? 0= IF 2DROP EXIT THEN THEN
 	zrf-dropping @ zrf-copying @ OR IF
 		zrf-captures  zrf-to-pos create-at
 	ELSE

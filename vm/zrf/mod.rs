@@ -21,6 +21,8 @@
 //!   `forth_prelude.4th`): a
 //!   plain Zillions variant (no engine line) translated into ForthScript
 //!   in the Axiom vocabulary
+//! - `reach`: where each piece type's moves can reach, for the probes of
+//!   the `checkmated` goal
 
 pub mod expand;
 pub mod forth;
@@ -28,6 +30,7 @@ mod forth_goals;
 mod forth_moves;
 mod forth_names;
 pub mod model;
+mod reach;
 pub mod sexpr;
 pub mod variants;
 
