@@ -11,7 +11,7 @@
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::jit::{guard_checks, Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords, Plan, PlanKey, PlanLoop, Plans, KEPT_PLANS};
 use crate::state::moves::{Action, NOT_PARTIAL};
-use crate::state::reach::{Reach, Sweep};
+use crate::state::reach::{Asked, Reach, Sweep};
 use crate::state::{NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::{direct, word, Vm};
 
@@ -40,6 +40,29 @@ pub fn generate_reaching(vm: &mut Vm, player: i32, for_player: i32, of_type: i32
     generate_in(vm, player, for_player, of_type, true, filter.then_some(target))
 }
 
+/// Whether some move of `for_player`'s pieces may reach the first
+/// position holding `piece` (its content masked by `mask`; false when
+/// none holds it), by the game's reach table. Asked while moves are
+/// generated, of the board as it stands then: the answer is kept for the
+/// generation (a probe of every move it makes asks the same).
+pub fn may_reach_piece(vm: &mut Vm, for_player: i32, piece: i32, mask: i32) -> VmResult<bool> {
+    let generation = if vm.game.gen.active { vm.game.generation } else { 0 };
+    if let Some(a) = vm.game.reach_asked {
+        if generation != 0 && a.generation == generation && a.for_player == for_player && a.piece == piece && a.mask == mask {
+            return Ok(a.may);
+        }
+    }
+    let cells = vm.game.board.cells(&vm.mem)?;
+    let may = match cells.iter().take(vm.game.board.positions).position(|c| c & mask == piece) {
+        Some(target) => may_be_reached(vm, for_player, target as i32)?,
+        None => false,
+    };
+    if generation != 0 {
+        vm.game.reach_asked = Some(Asked { generation, for_player, piece, mask, may });
+    }
+    Ok(may)
+}
+
 /// Whether some move of `for_player`'s pieces (or drops) may reach
 /// `target` by the game's reach table: false only when none can, so that
 /// a probe need not generate at all.
@@ -62,6 +85,9 @@ pub fn may_be_reached(vm: &Vm, for_player: i32, target: i32) -> VmResult<bool> {
 
 fn generate_in(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool, target: Option<i32>) -> VmResult<()> {
     let saved = vm.game.save_generation();
+    let outer = vm.game.generation;
+    vm.game.generations += 1;
+    vm.game.generation = vm.game.generations;
     vm.game.store.push_list();
     let g = &mut vm.game.gen;
     g.player = player;
@@ -70,6 +96,7 @@ fn generate_in(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_p
     g.pass_added = false;
     let boards = vm.game.snapshot_count;
     let result = run_move_words(vm, target);
+    vm.game.generation = outer;
     vm.game.restore_generation(saved);
     result?;
     if vm.game.snapshot_count > boards {

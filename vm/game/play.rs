@@ -7,7 +7,7 @@
 //! (`state/turn.rs`). Touches the board only through `Board`'s cell
 //! addresses in the data space.
 
-use super::generate::{generate, generate_reaching, may_be_reached};
+use super::generate::{generate, generate_reaching, may_be_reached, may_reach_piece};
 use crate::state::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
 use crate::state::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
@@ -905,6 +905,17 @@ pub fn register(vm: &mut Vm) {
             let player = vm.pop()?;
             let (_, for_player) = vm.generating_players(player, opp, "$MayReach?")?;
             let may = may_be_reached(vm, for_player, pos)?;
+            vm.push(if may { -1 } else { 0 })
+        }),
+        // Not the original's: `$MayReach?` to the first position holding
+        // piece (its content masked by mask), false when none does.
+        word("$MayReachPiece?", "( player opp? piece mask -- ? )", |vm| {
+            let mask = vm.pop()?;
+            let piece = vm.pop()?;
+            let opp = vm.pop()? != 0;
+            let player = vm.pop()?;
+            let (_, for_player) = vm.generating_players(player, opp, "$MayReachPiece?")?;
+            let may = may_reach_piece(vm, for_player, piece, mask)?;
             vm.push(if may { -1 } else { 0 })
         }),
         word("$Reaches?", "( player opp? type pos -- ? )", |vm| {

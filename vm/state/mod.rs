@@ -128,6 +128,13 @@ pub struct Game {
     /// rules were read by something that could tell: a probe for a
     /// square's attackers runs only the pieces that could.
     pub reach: Option<std::sync::Arc<reach::Reach>>,
+    /// The generation running (a number no other has had; 0: none), and
+    /// what a probe asked of the table during it (`game/generate.rs`,
+    /// `may_be_reached`): the board stands still while moves are
+    /// generated, so the answer holds for the whole generation.
+    pub generation: u64,
+    pub generations: u64,
+    pub reach_asked: Option<reach::Asked>,
     /// A list's chains are being counted: the lists below are not cut.
     pub counting_captures: bool,
     pub pieces: Vec<PieceDecl>,

@@ -81,3 +81,15 @@ impl Reach {
         self.words
     }
 }
+
+/// A question put to the table during one generation — may a move of
+/// `for_player`'s reach the first position holding `piece` (its content
+/// masked by `mask`)? — and its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Asked {
+    pub generation: u64,
+    pub for_player: i32,
+    pub piece: i32,
+    pub mask: i32,
+    pub may: bool,
+}

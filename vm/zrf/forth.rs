@@ -226,6 +226,14 @@ impl Writer<'_> {
         self.line(0, ": zrf-mine ( -- player )  current-player #PlayerNumber AND ;", None);
         self.line(0, "#PlayerNumber #PieceType OR CONSTANT zrf-owner+type", None);
         self.line(0, &format!(": zrf-royal-pos ( -- pos )  -1{find} ;"), None);
+        // One royal type: the table answers for the first one found (as
+        // `zrf-royal-pos` finds it) in one question.
+        let unreachable = match royal.as_slice() {
+            [(t, name)] => format!("current-player TRUE zrf-mine {t} OR ( {name} ) zrf-owner+type $MayReachPiece? 0="),
+            _ => "zrf-royal-pos DUP 0< IF DROP TRUE ELSE >R current-player TRUE 0 R> $MayReach? 0= THEN".to_string(),
+        };
+        self.line(0, "\\ zrf-royal-unreachable? ( -- ? )  no enemy piece stands where its moves could reach the royal piece", None);
+        self.line(0, &format!(": zrf-royal-unreachable? ( -- ? )  {unreachable} ;"), None);
         let test = if royal.is_empty() {
             "DROP FALSE".to_string()
         } else {

@@ -163,8 +163,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 : zrf-safe? ( type -- ? )
 	zrf-plain? 0= IF FALSE EXIT THEN
 	current-piece #PieceType AND zrf-royal-type? IF FALSE EXIT THEN
-	zrf-royal-pos DUP 0< IF DROP TRUE EXIT THEN
-	>R current-player TRUE 0 R> $MayReach? 0= ;
+	zrf-royal-unreachable? ;
 
 \ zrf-legal? ( type -- ? )  with a `checkmated` goal Zillions offers no
 \ move that leaves the mover's royal piece attacked (type: the piece
