@@ -692,3 +692,68 @@ fn the_reach_table_leaves_every_move_as_it_was() {
     vm.game.reach = None;
     assert_eq!(perfts(&mut vm, 3), [20, 400, 8902]);
 }
+
+/// A name both a position and a direction (ZRF compares names without
+/// case: a dummy position `S` beside a direction `s`) is the one spelled
+/// exactly as written: `(on-board? s)` asks about the direction.
+#[test]
+fn a_name_spelled_as_a_direction_is_the_direction() {
+    let src = r#"
+(game (title "Names") (players A B) (turn-order A B)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1/2" (0 10)))
+     (directions (n 0 -1) (s 0 1)))
+     (dummy S))
+  (board-setup (A (Man a1 b2)))
+  (piece (name Man) (moves ((if (on-board? s) s else n) (verify empty?) add)
+                           (S (verify empty?) add))))
+"#;
+    let mut vm = game("names", src);
+    let mut m = moves(&mut vm);
+    m.sort();
+    // a1 has a square south, b2 none (it goes north); `S` is the dummy.
+    assert_eq!(m, ["Man a1 - S", "Man a1 - a2", "Man b2 - S", "Man b2 - b1"]);
+}
+
+/// `(?N North support)`: a player moving another's pieces. `friend?`,
+/// `in-zone?` and the reserve a drop takes from are the owner's, as
+/// Zillions did (Gufuu Shogi's saved game).
+#[test]
+fn a_player_moving_anothers_pieces_sees_as_their_owner() {
+    let src = r#"
+(game (title "Helper") (players A B ?H) (turn-order (A normal) (?H A help) (B normal) (?H B help))
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0)))
+     (zone (name home) (players A) (positions c1)) (zone (name home) (players B) (positions a1)))
+  (board-setup (A (Stone a1) (Token off 1)) (B (Stone d1) (Token off 1)))
+  (piece (name Stone) (moves (move-type normal) (e (verify empty?) add)))
+  (piece (name Token) (drops (move-type help) ((verify (in-zone? home)) (verify empty?) add) ((verify friend?) add))))
+"#;
+    let mut vm = game("helper", src);
+    assert_eq!(moves(&mut vm), ["Stone a1 - b1"]);
+    vm.generate_turn().unwrap();
+    vm.make_move(vm.game.store.current().start).unwrap();
+    vm.game.store.pop_list();
+    // A's home, and A's own stone (a friend of A's, not of ?H's).
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m, ["A Token b1", "A Token c1"]);
+}
+
+/// "recycle captures" (an option, or the older `(recycle-captures
+/// true)`): a piece taken, also by landing on it, goes back to its
+/// owner's reserve, to be dropped again.
+#[test]
+fn recycled_captures_go_back_to_their_owners_reserve() {
+    let src = r#"
+(game (title "Recycle") (players A B) (turn-order A B)
+  OPTION
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0)))
+     (symmetry B (e w) (w e)))
+  (board-setup (A (Stone a1) (Stone off 0)) (B (Stone b1) (Stone off 0)))
+  (piece (name Stone) (moves (e (verify not-friend?) add)) (drops ((verify empty?) add))))
+"#;
+    // A takes B's only stone: without recycling B has nothing to move.
+    assert_eq!(perfts(&mut game("keep", &src.replace("OPTION", "")), 2), [1, 0]);
+    // Recycled, B drops it back on any empty square.
+    assert_eq!(perfts(&mut game("recycle", &src.replace("OPTION", "(option \"recycle captures\" true)")), 2), [1, 3]);
+    assert_eq!(perfts(&mut game("recycle-old", &src.replace("OPTION", "(recycle-captures true)")), 2), [1, 3]);
+}

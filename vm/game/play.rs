@@ -579,11 +579,32 @@ impl Vm {
             let same = if sets { squares.iter().collect::<std::collections::BTreeSet<_>>() == want_squares.iter().collect() } else { squares == want_squares };
             same && types.is_subset(&want_types)
         };
-        match pick(texts.iter().filter(|(_, t)| agrees(t, false)).collect()) {
+        // Moves on the same squares told apart by the pieces they name
+        // (`NKaze IVc - 1b …` beside `WKaze IVb - 1b …`).
+        let want_names = self.names_in(text);
+        let pick_named = |matches: Vec<&(usize, String)>| -> Result<usize, Vec<usize>> {
+            match pick(matches.clone()) {
+                Err(many) if many.len() > 1 => {
+                    let named: Vec<&(usize, String)> = matches.into_iter().filter(|(_, t)| self.names_in(t) == want_names).collect();
+                    if named.is_empty() { Err(many) } else { pick(named) }
+                }
+                found => found,
+            }
+        };
+        match pick_named(texts.iter().filter(|(_, t)| agrees(t, false)).collect()) {
             Err(none) if none.is_empty() => {}
             found => return found,
         }
-        pick(texts.iter().filter(|(_, t)| agrees(t, true)).collect())
+        pick_named(texts.iter().filter(|(_, t)| agrees(t, true)).collect())
+    }
+
+    /// The names of pieces and players a move's text gives, each as often,
+    /// sorted (without case).
+    fn names_in(&self, text: &str) -> Vec<String> {
+        let is_name = |w: &str| self.game.pieces.iter().any(|p| p.name.eq_ignore_ascii_case(w)) || self.game.players.iter().any(|p| p.name.eq_ignore_ascii_case(w));
+        let mut names: Vec<String> = normalize(text).split(' ').filter(|w| is_name(w)).map(str::to_lowercase).collect();
+        names.sort();
+        names
     }
 
     /// The squares a move's text names, each as often, sorted; and the

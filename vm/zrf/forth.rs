@@ -42,7 +42,8 @@ pub struct Translation {
 pub fn translate(zrf: &Zrf, variant: &Variant) -> Result<Translation, ZrfError> {
     let names = Names::new(zrf, variant)?;
     let reach = super::reach::reach(&names, variant);
-    let mut t = Writer { zrf, names, out: Translation::default() };
+    let moves_for_others = variant.turn_order.turns.iter().any(|t| t.for_player.as_ref().is_some_and(|f| !f.is(&t.player.text)));
+    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others };
     t.game(variant)?;
     t.out.reach = reach.map(std::sync::Arc::new);
     Ok(t.out)
@@ -57,6 +58,10 @@ pub(crate) struct Writer<'a> {
     pub zrf: &'a Zrf,
     pub names: Names,
     pub out: Translation,
+    /// The turn order has a player move another's pieces (`(?N North
+    /// support)`): `friend?`, `enemy?` and `in-zone?` then ask about the
+    /// player whose pieces move, as Zillions did, not the one moving them.
+    pub moves_for_others: bool,
 }
 
 impl Writer<'_> {
@@ -207,6 +212,13 @@ impl Writer<'_> {
         self.line(0, &format!("{} CONSTANT zrf-reserved?\t\\ the setup counts pieces off the board: drops take from them", if reserved { "TRUE" } else { "FALSE" }), None);
         self.line(0, &format!(": zrf-slot ( player type -- i )  1- SWAP player-index {n_types} * + ;"), None);
         self.line(0, ": zrf-take ( i -- )  zrf-reserve -1 SWAP +! ;", None);
+        // "recycle captures": a captured piece goes back to its owner's
+        // reserve (as Dagaz reads Zillions' option).
+        let recycle = v.options.iter().rev().find(|(n, _)| n.is("recycle captures")).map(|(_, val)| val.eq_ignore_ascii_case("true"))
+            .or_else(|| v.raw.iter().rev().find(|n| n.is_form("recycle-captures")).map(|n| n.args().first().and_then(Node::text).is_some_and(|t| t.eq_ignore_ascii_case("true"))))
+            .unwrap_or(false);
+        self.line(0, &format!("{} CONSTANT zrf-recycle?\t\\ \"recycle captures\": a captured piece goes back to its owner's reserve", if recycle && reserved { "TRUE" } else { "FALSE" }), None);
+        self.line(0, ": zrf-give ( i -- )  zrf-reserve 1 SWAP +! ;", None);
         let (nf, npf) = (self.names.flags.len(), self.names.position_flags.len());
         self.line(0, &format!("CREATE zrf-flags {} CELLS ALLOT\t\\ `set-flag`: {}", nf.max(1), self.names.flags.join(" ")), None);
         self.line(0, &format!("CREATE zrf-pflags {} ALLOT\t\\ `set-position-flag`, a byte per position: {}", (npf * n_pos).max(1), self.names.position_flags.join(" ")), None);
@@ -328,7 +340,8 @@ impl Writer<'_> {
                 self.line(1, &row.join(" "), None);
             }
             self.line(0, &format!(": zone-{name}-of? ( pos player -- ? )  OVER 0< IF 2DROP FALSE EXIT THEN  player-index {n_pos} * + zone-{name}-table + C@ 0<> ;"), None);
-            self.line(0, &format!(": zone-{name}? ( pos -- ? )  current-player zone-{name}-of? ;"), None);
+            let mover = if self.moves_for_others { "for-player" } else { "current-player" };
+            self.line(0, &format!(": zone-{name}? ( pos -- ? )  {mover} zone-{name}-of? ;"), None);
         }
         if !tables.is_empty() {
             self.out.text.push('\n');

@@ -33,7 +33,7 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
     match &n.kind {
         Kind::Str(s) => Err(w.err(n.at, format!("a string (\"{s}\") is not an instruction of a move"))),
         Kind::Sym(s) => {
-            if let Some(d) = w.names.direction(s) {
+            if let Some(d) = w.names.as_direction(s, true) {
                 let code = format!("{d} verify");
                 w.line(indent, &code, at);
                 return Ok(());
@@ -239,7 +239,7 @@ const GO_TARGETS: &[&str] = &["from", "to", "mark", "last-from", "last-to"];
 /// The code that leaves a position (-1: no such position) for a name.
 fn place(w: &Writer, n: &Node) -> Result<String, ZrfError> {
     let s = n.sym().ok_or_else(|| w.err(n.at, "a position or a direction"))?;
-    if let Some(p) = w.names.position(s) {
+    if let Some(p) = w.names.as_position(s, false) {
         return Ok(p.to_string());
     }
     if let Some(d) = w.names.direction(s) {
@@ -316,10 +316,11 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
     }
     // The test at a position on the stack ( pos -- ? ), and the argument
     // that names the position, if any.
+    let for_others = if w.moves_for_others { "zrf-" } else { "" };
     let (test, pos_arg): (String, Option<&Node>) = match base.as_str() {
         "empty?" => ("empty-at?".into(), args.first()),
-        "friend?" => ("friend-at?".into(), args.first()),
-        "enemy?" => ("enemy-at?".into(), args.first()),
+        "friend?" => (format!("{for_others}friend-at?"), args.first()),
+        "enemy?" => (format!("{for_others}enemy-at?"), args.first()),
         "neutral?" => ("neutral-piece-at?".into(), args.first()),
         "marked?" => ("zrf-mark @ =".into(), args.first()),
         "last-from?" => ("zrf-last-from @ =".into(), args.first()),
@@ -372,10 +373,10 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
     // Without an argument: here (always on the board); the plain forms
     // have words of their own.
     let Some(arg) = pos_arg else {
-        let plain = match (base.as_str(), negate) {
-            ("empty?", false) => Some("empty?"),
-            ("friend?", false) => Some("friend?"),
-            ("enemy?", false) => Some("enemy?"),
+        let plain = match (base.as_str(), negate, w.moves_for_others) {
+            ("empty?", false, _) => Some("empty?"),
+            ("friend?", false, false) => Some("friend?"),
+            ("enemy?", false, false) => Some("enemy?"),
             _ => None,
         };
         return Ok(match plain {
@@ -384,7 +385,7 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         });
     };
     let s = arg.sym().ok_or_else(|| w.err(arg.at, "a position or a direction"))?;
-    if let Some(p) = w.names.position(s) {
+    if let Some(p) = w.names.as_position(s, false) {
         return Ok(format!("{p} {test}{not}"));
     }
     if let Some(d) = w.names.direction(s) {

@@ -374,6 +374,35 @@ impl Names {
     pub fn direction(&self, s: &str) -> Option<&str> {
         self.direction_of.get(&s.to_lowercase()).map(|&i| self.directions[i].as_str())
     }
+    /// Whether `s`, where a position or a direction may stand, names the
+    /// direction. A name that is both (ZRF compares names without case:
+    /// a dummy position `S` beside a direction `s`) is the one spelled
+    /// exactly as written, else the one the place looks for first.
+    fn direction_first(&self, s: &str, by_default: bool) -> bool {
+        let lower = s.to_lowercase();
+        match (self.position_of.get(&lower), self.direction_of.get(&lower)) {
+            (Some(&p), Some(&d)) => {
+                let exact = |w: &str| w.trim_end_matches(RENAME_MARK) == s;
+                match (exact(&self.positions[p]), exact(&self.directions[d])) {
+                    (true, false) => false,
+                    (false, true) => true,
+                    _ => by_default,
+                }
+            }
+            (None, Some(_)) => true,
+            _ => false,
+        }
+    }
+    /// The position `s` names where a direction may stand too (see
+    /// `direction_first`; `direction_by_default`: which the place tries
+    /// first when the spelling does not tell).
+    pub fn as_position(&self, s: &str, direction_by_default: bool) -> Option<&str> {
+        if self.direction_first(s, direction_by_default) { None } else { self.position(s) }
+    }
+    /// The direction `s` names where a position may stand too.
+    pub fn as_direction(&self, s: &str, direction_by_default: bool) -> Option<&str> {
+        if self.direction_first(s, direction_by_default) { self.direction(s) } else { None }
+    }
     pub fn zone(&self, s: &str) -> Option<usize> {
         self.zone_of.get(&s.to_lowercase()).copied()
     }

@@ -47,6 +47,12 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 : zrf-at ( pos xt -- ? )  OVER 0< IF 2DROP FALSE ELSE EXECUTE THEN ;
 : zrf-not-at ( pos xt -- ? )  OVER 0< IF 2DROP FALSE ELSE EXECUTE 0= THEN ;
 
+\ zrf-friend-at? ( pos -- ? )  zrf-enemy-at? ( pos -- ? )  a piece of the
+\ player whose pieces move (of another) stands on pos: `friend?` and
+\ `enemy?` where the turn order has a player move another's pieces
+: zrf-friend-at? ( pos -- ? )  piece-at DUP 0= IF EXIT THEN #Player AND for-player = ;
+: zrf-enemy-at? ( pos -- ? )  piece-at DUP 0= IF EXIT THEN #Player AND for-player <> ;
+
 \ zrf-type-at? ( pos type -- ? )  a piece of that type stands on pos
 : zrf-type-at? ( pos type -- ? )  SWAP piece-at DUP IF #PieceType AND = ELSE NIP THEN ;
 
@@ -175,9 +181,26 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	zrf-in-check? 0=
 	$DeallocateBoard ;
 
+\ zrf-recycle ( pos -- )  "recycle captures": the piece taken on pos
+\ goes back to its owner's reserve when the move is played
+: zrf-recycle ( pos -- )
+	piece-at ?DUP IF DUP #Player AND SWAP #PieceType AND zrf-slot COMPILE-LITERAL COMPILE zrf-give THEN ;
+
+\ zrf-logged-capture? ( pos -- ? )  the move built so far captures on pos
+: zrf-logged-capture? ( pos -- ? )
+	FALSE zrf-n @ zrf-base @ ?DO I zrf-entry 1 = SWAP 3 PICK = AND NIP OR LOOP NIP ;
+
+\ zrf-recycle-landing ( -- )  "recycle captures": a piece the move lands
+\ on (taken by being landed on) goes back to its owner's reserve too
+: zrf-recycle-landing ( -- )
+	zrf-to-pos  zrf-dropping @ zrf-copying @ OR 0= IF DUP from = IF DROP EXIT THEN THEN
+	DUP zrf-logged-capture? IF DROP EXIT THEN  zrf-recycle ;
+
 \ zrf-captures ( -- )  the captures of the move built so far, recorded
 : zrf-captures ( -- )
-	zrf-n @ zrf-base @ ?DO I zrf-entry DUP 1 = IF zrf-apply ELSE DROP 2DROP THEN LOOP ;
+	zrf-n @ zrf-base @ ?DO
+		I zrf-entry DUP 1 = IF zrf-recycle? IF OVER zrf-recycle THEN zrf-apply ELSE DROP 2DROP THEN
+	LOOP ;
 
 \ zrf-add ( type partial -- )  ZRF's `add`: the move so far becomes an
 \ Axiom move (type: the piece it turns into, 0 none; partial: -1 not
@@ -189,6 +212,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ lands)
 : zrf-add ( type partial -- )
 	zrf-check? IF OVER zrf-legal? 0= IF 2DROP EXIT THEN THEN
+	zrf-recycle? IF zrf-recycle-landing THEN
 	zrf-dropping @ zrf-copying @ OR IF
 		zrf-captures  zrf-to-pos create-at
 	ELSE
@@ -207,7 +231,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	DUP 0< IF DROP FALSE ELSE ?DUP IF partial-move-type ELSE partial THEN TRUE THEN
 	from COMPILE-LITERAL  zrf-to-pos COMPILE-LITERAL  COMPILE-LITERAL
 	current-player COMPILE-LITERAL  COMPILE zrf-played
-	zrf-dropping @ IF zrf-reserved? IF current-player current-piece-type zrf-slot COMPILE-LITERAL COMPILE zrf-take THEN THEN
+	zrf-dropping @ IF zrf-reserved? IF for-player current-piece-type zrf-slot COMPILE-LITERAL COMPILE zrf-take THEN THEN
 	add-move ;
 
 \ zrf-add-copy ( type partial -- )  `add-copy`: `add`, the piece staying
@@ -222,10 +246,11 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	FALSE zrf-dropping !  zrf-begin  from zrf-mark ! ;
 
 \ zrf-begin-drop ( -- )  a drop word starts: never inside a chain; a
-\ piece in reserve when the setup counts them
+\ piece in reserve when the setup counts them (the reserve of the
+\ player whose pieces move: `(?N North support)` drops North's)
 : zrf-begin-drop ( -- )
 	zrf-chain @ 0< verify
-	zrf-reserved? IF current-player current-piece-type zrf-slot zrf-reserve @ 0> verify THEN
+	zrf-reserved? IF for-player current-piece-type zrf-slot zrf-reserve @ 0> verify THEN
 	TRUE zrf-dropping !  zrf-begin ;
 
 \ zrf-count ( player type -- n )  that player's pieces of that type on

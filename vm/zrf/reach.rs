@@ -177,8 +177,8 @@ impl Analysis<'_> {
     /// `from`/`mark` (`to`, `last-from`, `last-to`: anywhere).
     fn place(&self, n: &Node, at: &Cursor) -> Result<Bits, Unknown> {
         let s = n.sym().ok_or(Unknown)?;
-        if let Some(&p) = self.names.position_of.get(&s.to_lowercase()) {
-            return Ok(self.single(p));
+        if self.names.as_position(s, false).is_some() {
+            return Ok(self.single(self.names.position_of[&s.to_lowercase()]));
         }
         if let Some(&d) = self.names.direction_of.get(&s.to_lowercase()) {
             return Ok(self.step(&at.here, d));
@@ -196,7 +196,7 @@ impl Analysis<'_> {
             Kind::Str(_) => Err(Unknown),
             Kind::Sym(s) => {
                 let lower = s.to_lowercase();
-                if let Some(&d) = self.names.direction_of.get(&lower) {
+                if let Some(&d) = self.names.as_direction(s, true).and(self.names.direction_of.get(&lower)) {
                     at.here = self.step(&at.here, d);
                 } else if let Some(&p) = self.names.position_of.get(&lower) {
                     at.here = self.single(p);
