@@ -26,6 +26,37 @@ type Bits = Vec<u64>;
 /// A construct the analysis does not follow.
 struct Unknown;
 
+/// A move block with its names resolved, for the abstract run.
+enum Op {
+    /// A direction step of the cursor.
+    Step(usize),
+    /// `go`, or a position's name: the cursor goes there.
+    Go(Place),
+    /// `from` (and `cascade`), `mark`: set from the place.
+    SetFrom(Place),
+    SetMark(Place),
+    /// `back`.
+    Back,
+    /// A place a move may reach besides the cursor (`capture a1`,
+    /// `(create n)`).
+    Touch(Place),
+    If(Vec<Op>, Vec<Op>),
+    While(Vec<Op>),
+    /// An instruction that moves nothing.
+    Nothing,
+}
+
+/// A place argument.
+#[derive(Clone, Copy)]
+enum Place {
+    Here,
+    Pos(usize),
+    Dir(usize),
+    From,
+    Mark,
+    Anywhere,
+}
+
 /// Where the cursor, `from` and `mark` may be.
 #[derive(Clone, PartialEq)]
 struct Cursor {
@@ -46,11 +77,14 @@ fn union(a: &mut Bits, b: &Bits) {
     a.iter_mut().zip(b).for_each(|(x, y)| *x |= y);
 }
 
-struct Analysis<'a> {
-    names: &'a Names,
-    /// Steps of sets left before the analysis gives up (a huge board
-    /// with many pieces): the game then has no table, and probes run
-    /// every piece.
+/// Steps of the abstract run (an instruction run over a set of
+/// positions, a set stepped) a variant's analysis may take: far more than
+/// a 19 by 19 board of many pieces needs, a few tenths of a second at
+/// most; a game whose moves would take more gets no table.
+const BUDGET: u64 = 10_000_000;
+
+struct Analysis {
+    /// Work left (`BUDGET`).
     budget: std::cell::Cell<u64>,
     positions: usize,
     words: usize,
@@ -60,11 +94,6 @@ struct Analysis<'a> {
     /// By direction, the directions it is for some player (symmetries).
     seen_as: Vec<Vec<usize>>,
 }
-
-/// Steps of sets (a set stepped in a direction) the analysis of one
-/// variant may take: far more than a 19 by 19 board of many pieces needs,
-/// a few hundred milliseconds at most.
-const BUDGET: u64 = 20_000_000;
 
 /// The table of `v`'s pieces, types numbered as `Names` numbers them;
 /// none when working it out would take too long.
@@ -93,7 +122,7 @@ pub(crate) fn reach(names: &Names, v: &Variant) -> Option<Reach> {
         }
     }
     let words = positions.div_ceil(64).max(1);
-    let a = Analysis { names, budget: std::cell::Cell::new(BUDGET), positions, words, links, seen_as };
+    let a = Analysis { budget: std::cell::Cell::new(BUDGET), positions, words, links, seen_as };
     let mut table = Reach::new(positions, names.pieces.len());
     let mut seen = std::collections::HashSet::new();
     for p in &v.pieces {
@@ -104,9 +133,13 @@ pub(crate) fn reach(names: &Names, v: &Variant) -> Option<Reach> {
         let piece_type = seen.len();
         let decl = v.raw.iter().filter(|n| n.is_form("piece")).find(|r| r.args().iter().any(|a| a.is_form("name") && a.args().first().and_then(Node::text).is_some_and(|t| p.name.is(t))));
         for (sweep, keyword) in [(Sweep::Moves, "moves"), (Sweep::Drops, "drops")] {
-            let blocks: Vec<&Node> = decl.and_then(|r| r.args().iter().find(|a| a.is_form(keyword))).map(|l| l.args().iter().filter(|b| !b.is_form("move-type")).collect()).unwrap_or_default();
+            let blocks = decl.and_then(|r| r.args().iter().find(|a| a.is_form(keyword))).map(|l| l.args().iter().filter(|b| !b.is_form("move-type")).collect::<Vec<_>>()).unwrap_or_default();
+            let program: Result<Vec<Vec<Op>>, Unknown> = blocks.iter().map(|b| compile(names, b.list().ok_or(Unknown)?)).collect();
             for from in 0..positions {
-                let reached = a.from(from, &blocks).unwrap_or_else(|Unknown| vec![u64::MAX; words]);
+                let reached = match &program {
+                    Ok(blocks) => a.from(from, blocks),
+                    Err(Unknown) => vec![u64::MAX; words],
+                };
                 if a.budget.get() == 0 {
                     return None;
                 }
@@ -119,36 +152,134 @@ pub(crate) fn reach(names: &Names, v: &Variant) -> Option<Reach> {
     Some(table)
 }
 
-impl Analysis<'_> {
+/// A block's instructions as `Op`s.
+fn compile(names: &Names, items: &[Node]) -> Result<Vec<Op>, Unknown> {
+    let mut out = Vec::with_capacity(items.len());
+    for n in items {
+        compile_one(names, n, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// A place argument: a position, a direction from the cursor, or
+/// `from`/`mark` (`to`, `last-from`, `last-to`: anywhere).
+fn place(names: &Names, n: &Node) -> Result<Place, Unknown> {
+    let s = n.sym().ok_or(Unknown)?;
+    let lower = s.to_lowercase();
+    if names.as_position(s, false).is_some() {
+        return Ok(Place::Pos(names.position_of[&lower]));
+    }
+    if let Some(&d) = names.direction_of.get(&lower) {
+        return Ok(Place::Dir(d));
+    }
+    match lower.as_str() {
+        "from" => Ok(Place::From),
+        "mark" => Ok(Place::Mark),
+        "to" | "last-from" | "last-to" => Ok(Place::Anywhere),
+        _ => Err(Unknown),
+    }
+}
+
+fn one_place(names: &Names, args: &[Node]) -> Result<Place, Unknown> {
+    match args {
+        [] => Ok(Place::Here),
+        [a] => place(names, a),
+        _ => Err(Unknown),
+    }
+}
+
+fn compile_one(names: &Names, n: &Node, out: &mut Vec<Op>) -> Result<(), Unknown> {
+    let op = match &n.kind {
+        Kind::Str(_) => return Err(Unknown),
+        Kind::Sym(s) => {
+            let lower = s.to_lowercase();
+            if names.as_direction(s, true).is_some() {
+                Op::Step(names.direction_of[&lower])
+            } else if let Some(&p) = names.position_of.get(&lower) {
+                Op::Go(Place::Pos(p))
+            } else {
+                match lower.as_str() {
+                    "add" | "add-partial" | "add-copy" | "add-copy-partial" | "capture" | "to" | "flip" | "change-owner" => Op::Nothing,
+                    "from" | "cascade" => Op::SetFrom(Place::Here),
+                    "mark" => Op::SetMark(Place::Here),
+                    "back" => Op::Back,
+                    _ => return Err(Unknown),
+                }
+            }
+        }
+        Kind::List(items) => {
+            let Some(head) = n.head() else {
+                for i in items.iter() {
+                    compile_one(names, i, out)?;
+                }
+                return Ok(());
+            };
+            let args = n.args();
+            let lower = head.to_lowercase();
+            match lower.as_str() {
+                // Tests move nothing (`adjacent-to-enemy?` comes back).
+                "verify" => Op::Nothing,
+                "if" => {
+                    let rest = args.get(1..).ok_or(Unknown)?;
+                    let split = rest.iter().position(|x| x.sym().is_some_and(|s| s.eq_ignore_ascii_case("else")));
+                    let (then, otherwise) = match split {
+                        Some(i) => (&rest[..i], &rest[i + 1..]),
+                        None => (rest, &[][..]),
+                    };
+                    Op::If(compile(names, then)?, compile(names, otherwise)?)
+                }
+                "while" => Op::While(compile(names, args.get(1..).ok_or(Unknown)?)?),
+                "add" | "add-partial" | "add-copy" | "add-copy-partial" => Op::Nothing,
+                "capture" | "to" | "create" | "change-type" => {
+                    let is_type_or_player = |a: &Node| a.sym().is_some_and(|s| names.piece_of.contains_key(&s.to_lowercase()) || names.player_of.contains_key(&s.to_lowercase()));
+                    for a in args.iter().filter(|a| !is_type_or_player(a)) {
+                        out.push(Op::Touch(place(names, a)?));
+                    }
+                    Op::Nothing
+                }
+                "flip" | "change-owner" | "set-attribute" | "set-flag" | "set-position-flag" => Op::Nothing,
+                "mark" => Op::SetMark(one_place(names, args)?),
+                "from" => Op::SetFrom(one_place(names, args)?),
+                "back" => Op::Back,
+                "go" => Op::Go(one_place(names, args)?),
+                "opposite" => {
+                    let d = args.first().and_then(Node::sym).and_then(|s| names.direction_of.get(&s.to_lowercase()).copied()).ok_or(Unknown)?;
+                    Op::Step(names.opposite.get(d).copied().flatten().ok_or(Unknown)?)
+                }
+                h if names.direction_of.contains_key(h) || super::forth_moves::BARE.contains(&h) => {
+                    for i in items.iter() {
+                        compile_one(names, i, out)?;
+                    }
+                    return Ok(());
+                }
+                _ => return Err(Unknown),
+            }
+        }
+    };
+    out.push(op);
+    Ok(())
+}
+
+impl Analysis {
     fn single(&self, p: usize) -> Bits {
         let mut b = vec![0; self.words];
         b[p / 64] |= 1 << (p % 64);
         b
     }
 
-    fn everywhere(&self) -> Bits {
-        vec![u64::MAX; self.words]
-    }
-
-    /// Every position each block may reach from `from`.
-    fn from(&self, from: usize, blocks: &[&Node]) -> Result<Bits, Unknown> {
+    /// Every position the blocks may reach from `from`.
+    fn from(&self, from: usize, blocks: &[Vec<Op>]) -> Bits {
         let mut reached = vec![0; self.words];
         for b in blocks {
             let start = self.single(from);
             let mut at = Cursor { here: start.clone(), from: start.clone(), mark: start };
-            let items = b.list().ok_or(Unknown)?;
-            self.block(items, &mut at, &mut reached)?;
+            self.run(b, &mut at, &mut reached);
         }
-        Ok(reached)
+        reached
     }
 
     fn step(&self, set: &Bits, d: usize) -> Bits {
         let mut out = vec![0; self.words];
-        let left = self.budget.get();
-        if left == 0 {
-            return out;
-        }
-        self.budget.set(left.saturating_sub(self.words as u64 + set.iter().map(|w| w.count_ones() as u64).sum::<u64>()));
         for (w, &bits) in set.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
@@ -166,118 +297,52 @@ impl Analysis<'_> {
         out
     }
 
-    fn block(&self, items: &[Node], at: &mut Cursor, reached: &mut Bits) -> Result<(), Unknown> {
-        for n in items {
-            self.instr(n, at, reached)?;
-        }
-        Ok(())
-    }
-
-    /// A place argument: a position, a direction from the cursor, or
-    /// `from`/`mark` (`to`, `last-from`, `last-to`: anywhere).
-    fn place(&self, n: &Node, at: &Cursor) -> Result<Bits, Unknown> {
-        let s = n.sym().ok_or(Unknown)?;
-        if self.names.as_position(s, false).is_some() {
-            return Ok(self.single(self.names.position_of[&s.to_lowercase()]));
-        }
-        if let Some(&d) = self.names.direction_of.get(&s.to_lowercase()) {
-            return Ok(self.step(&at.here, d));
-        }
-        match s.to_lowercase().as_str() {
-            "from" => Ok(at.from.clone()),
-            "mark" => Ok(at.mark.clone()),
-            "to" | "last-from" | "last-to" => Ok(self.everywhere()),
-            _ => Err(Unknown),
+    fn place(&self, p: Place, at: &Cursor) -> Bits {
+        match p {
+            Place::Here => at.here.clone(),
+            Place::Pos(p) => self.single(p),
+            Place::Dir(d) => self.step(&at.here, d),
+            Place::From => at.from.clone(),
+            Place::Mark => at.mark.clone(),
+            Place::Anywhere => vec![u64::MAX; self.words],
         }
     }
 
-    fn instr(&self, n: &Node, at: &mut Cursor, reached: &mut Bits) -> Result<(), Unknown> {
-        match &n.kind {
-            Kind::Str(_) => Err(Unknown),
-            Kind::Sym(s) => {
-                let lower = s.to_lowercase();
-                if let Some(&d) = self.names.as_direction(s, true).and(self.names.direction_of.get(&lower)) {
-                    at.here = self.step(&at.here, d);
-                } else if let Some(&p) = self.names.position_of.get(&lower) {
-                    at.here = self.single(p);
-                } else {
-                    match lower.as_str() {
-                        "add" | "add-partial" | "add-copy" | "add-copy-partial" | "capture" | "to" | "flip" | "change-owner" => {}
-                        "from" | "cascade" => at.from = at.here.clone(),
-                        "mark" => at.mark = at.here.clone(),
-                        "back" => at.here = at.mark.clone(),
-                        _ => return Err(Unknown),
-                    }
-                }
-                union(reached, &at.here);
-                Ok(())
+    /// The abstract run of `ops`; stops early (with too little) once the
+    /// budget is spent, which the caller checks.
+    fn run(&self, ops: &[Op], at: &mut Cursor, reached: &mut Bits) {
+        for op in ops {
+            let left = self.budget.get();
+            if left == 0 {
+                return;
             }
-            Kind::List(items) => {
-                let Some(head) = n.head() else { return self.block(items, at, reached) };
-                let args = n.args();
-                match head.to_lowercase().as_str() {
-                    // Tests move nothing (`adjacent-to-enemy?` comes back).
-                    "verify" => {}
-                    "if" => {
-                        let rest = args.get(1..).ok_or(Unknown)?;
-                        let split = rest.iter().position(|x| x.sym().is_some_and(|s| s.eq_ignore_ascii_case("else")));
-                        let (then, otherwise) = match split {
-                            Some(i) => (&rest[..i], &rest[i + 1..]),
-                            None => (rest, &[][..]),
-                        };
-                        let mut other = at.clone();
-                        self.block(then, at, reached)?;
-                        self.block(otherwise, &mut other, reached)?;
-                        at.join(&other);
-                    }
-                    "while" => {
-                        let body = args.get(1..).ok_or(Unknown)?;
-                        loop {
-                            let mut next = at.clone();
-                            self.block(body, &mut next, reached)?;
-                            next.join(at);
-                            if next == *at {
-                                break;
-                            }
-                            *at = next;
-                        }
-                    }
-                    "add" | "add-partial" | "add-copy" | "add-copy-partial" => {}
-                    "capture" | "to" | "create" | "change-type" => {
-                        for a in args.iter().filter(|a| !self.is_type_or_player(a)) {
-                            let p = self.place(a, at)?;
-                            union(reached, &p);
-                        }
-                    }
-                    "flip" | "change-owner" | "set-attribute" | "set-flag" | "set-position-flag" => {}
-                    "mark" => at.mark = self.one_place(args, at)?,
-                    "from" => at.from = self.one_place(args, at)?,
-                    "back" => at.here = at.mark.clone(),
-                    "go" => at.here = self.one_place(args, at)?,
-                    "opposite" => {
-                        let d = args.first().and_then(Node::sym).and_then(|s| self.names.direction_of.get(&s.to_lowercase()).copied()).ok_or(Unknown)?;
-                        let o = self.names.opposite.get(d).copied().flatten().ok_or(Unknown)?;
-                        at.here = self.step(&at.here, o);
-                    }
-                    h if self.names.direction_of.contains_key(h) || super::forth_moves::BARE.contains(&h) => return self.block(items, at, reached),
-                    _ => return Err(Unknown),
+            self.budget.set(left.saturating_sub(self.words as u64));
+            match op {
+                Op::Step(d) => at.here = self.step(&at.here, *d),
+                Op::Go(p) => at.here = self.place(*p, at),
+                Op::SetFrom(p) => at.from = self.place(*p, at),
+                Op::SetMark(p) => at.mark = self.place(*p, at),
+                Op::Back => at.here = at.mark.clone(),
+                Op::Touch(p) => union(reached, &self.place(*p, at)),
+                Op::If(then, otherwise) => {
+                    let mut other = at.clone();
+                    self.run(then, at, reached);
+                    self.run(otherwise, &mut other, reached);
+                    at.join(&other);
                 }
-                union(reached, &at.here);
-                Ok(())
+                Op::While(body) => loop {
+                    let mut next = at.clone();
+                    self.run(body, &mut next, reached);
+                    next.join(at);
+                    if next == *at || self.budget.get() == 0 {
+                        break;
+                    }
+                    *at = next;
+                },
+                Op::Nothing => {}
             }
+            union(reached, &at.here);
         }
-    }
-
-    fn one_place(&self, args: &[Node], at: &Cursor) -> Result<Bits, Unknown> {
-        match args {
-            [] => Ok(at.here.clone()),
-            [a] => self.place(a, at),
-            _ => Err(Unknown),
-        }
-    }
-
-    fn is_type_or_player(&self, n: &Node) -> bool {
-        n.sym().is_some_and(|s| self.names.piece_of.contains_key(&s.to_lowercase()) || self.names.player_of.contains_key(&s.to_lowercase()))
     }
 }
 
