@@ -43,7 +43,8 @@ pub fn translate(zrf: &Zrf, variant: &Variant) -> Result<Translation, ZrfError> 
     let names = Names::new(zrf, variant)?;
     let reach = super::reach::reach(&names, variant);
     let moves_for_others = variant.turn_order.turns.iter().any(|t| t.for_player.as_ref().is_some_and(|f| !f.is(&t.player.text)));
-    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others };
+    let lines = zrf.files.iter().map(|f| sexpr::LineIndex::new(&f.text)).collect();
+    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others, lines };
     t.game(variant)?;
     t.out.reach = reach.map(std::sync::Arc::new);
     Ok(t.out)
@@ -62,6 +63,8 @@ pub(crate) struct Writer<'a> {
     /// support)`): `friend?`, `enemy?` and `in-zone?` then ask about the
     /// player whose pieces move, as Zillions did, not the one moving them.
     pub moves_for_others: bool,
+    /// Each file's lines, for the place comments of the lines written.
+    pub lines: Vec<sexpr::LineIndex>,
 }
 
 impl Writer<'_> {
@@ -87,7 +90,11 @@ impl Writer<'_> {
         match self.zrf.files.get(at.file as usize) {
             Some(f) => {
                 let name = f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                sexpr::place(std::path::Path::new(&name), &f.text, at.offset as usize)
+                let (line, col) = match self.lines.get(at.file as usize) {
+                    Some(index) => index.line_col(&f.text, at.offset as usize),
+                    None => sexpr::line_col(&f.text, at.offset as usize),
+                };
+                format!("{name}:{line}:{col}")
             }
             None => String::from("?"),
         }

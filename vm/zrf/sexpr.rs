@@ -202,6 +202,29 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Where each line of a text starts, for `line_col` over many offsets
+/// of one text (each a search, not a scan from the start).
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        LineIndex { starts: std::iter::once(0).chain(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1)).collect() }
+    }
+
+    /// `line_col(text, offset)`, for the text this indexes.
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let mut end = offset.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= end).max(1);
+        let start = self.starts[line - 1];
+        (line, text.get(start..end).map_or(0, |s| s.chars().count()) + 1)
+    }
+}
+
 /// "file:line:col" for a byte offset in `text`, read from `path`.
 pub fn place(path: &Path, text: &str, offset: usize) -> String {
     let (line, col) = line_col(text, offset);
@@ -286,6 +309,15 @@ pub fn parse(text: &str, file: u32, path: &Path) -> Result<Vec<Node>, ZrfError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_index_finds_every_offset_as_a_scan_does() {
+        let text = "(a b)\n; é comment\n\n  (c \"d\")\r\nlast";
+        let index = LineIndex::new(text);
+        for offset in 0..=text.len() + 2 {
+            assert_eq!(index.line_col(text, offset), line_col(text, offset), "offset {offset}");
+        }
+    }
 
     fn read(text: &str) -> Result<Vec<Node>, ZrfError> {
         parse(text, 0, Path::new("t.zrf"))
