@@ -15,6 +15,20 @@
 //! makes the piece type reach everywhere: the table may say too much,
 //! never too little. Reads the names and the variant; knows nothing of
 //! the VM.
+//!
+//! Measured (chess.zrf perft 5, 4,865,609 leaves): every move probed by
+//! generating all enemy moves, 18.7 s; enemy pieces the table rules out
+//! not run, 3.8 s; no probe at all for a plain move while no enemy piece
+//! stands where it could reach the royal piece (`zrf-safe?`), 1.6 s;
+//! that answer kept for the whole generation, 1.09 s (the moves without
+//! the goal: 0.53 s; hand-written `scripts/chess`: 0.37 s). Tried and
+//! dropped: a generalised pin test (a move that changes no square of any
+//! attacker's row, nor the attackers' squares, keeps the royal piece as
+//! attacked as it was, asked once per generation): no gain (1.15 s
+//! against 1.12 s in the same run), as a slider's row covers most of the
+//! board and nearly every move touches one; it would need the squares
+//! between an attacker and the royal piece, which a reach table does not
+//! keep.
 
 use super::forth_names::Names;
 use super::model::Variant;
