@@ -757,3 +757,27 @@ fn recycled_captures_go_back_to_their_owners_reserve() {
     assert_eq!(perfts(&mut game("recycle", &src.replace("OPTION", "(option \"recycle captures\" true)")), 2), [1, 3]);
     assert_eq!(perfts(&mut game("recycle-old", &src.replace("OPTION", "(recycle-captures true)")), 2), [1, 3]);
 }
+
+/// A piece a saved game sets up starts with its type's attributes, as
+/// the rules' own setup gives them (Ko Shogi's saved game sets up every
+/// piece, and a banner promotes only as a `step-mover?`).
+#[test]
+fn pieces_a_saved_game_sets_up_have_their_attributes() {
+    let dir = scratch("zsg-attributes");
+    let rules = r#"
+(game (title "Sprinters") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("2/1" (0 10)))
+     (directions (e 1 0) (n 0 -1) (s 0 1))))
+  (board-setup (White (Runner a1)) (Black (Runner d1)))
+  (piece (name Runner) (attribute fresh? true)
+     (moves ((verify fresh?) e e (verify empty?) (set-attribute fresh? false) add)
+            (n (verify empty?) add) (s (verify empty?) add))))
+"#;
+    std::fs::write(dir.join("Sprinters.zrf"), rules).unwrap();
+    let header = "Zillions Save Game File Version 0.02 CC\nRulesFile=Sprinters.zrf\nVariantName=Sprinters\n";
+    // A runner set up on b2 may still sprint two squares.
+    let zsg = dir.join("setup.zsg");
+    std::fs::write(&zsg, format!("{header}(x a1)\n(White Runner b2)\n1. Runner b2 - d2\n")).unwrap();
+    let o = axforth(&["replay", zsg.to_str().unwrap()]);
+    assert!(stdout(&o).contains("1 plies replayed, ok"), "{}", both(&o));
+}

@@ -307,6 +307,11 @@ fn play_moves(vm: &mut Vm, file: &GameFile, setup: &[Vec<String>], moves: &[(Str
     for edit in setup {
         set_up(vm, edit).map_err(|why| format!("the setup line `({})`: {why}", edit.join(" ")))?;
     }
+    // Pieces a saved game sets up start with their type's attributes, as
+    // the pieces of the rules' own setup do (the translated rules' word).
+    if !setup.is_empty() && vm.dict.find(ATTRIBUTES_AT_START.as_bytes()).is_some() {
+        vm.run_text("the saved game's setup", ATTRIBUTES_AT_START.as_bytes()).map_err(text)?;
+    }
     vm.remember_position();
     for (ply, (turn, logged)) in moves.iter().enumerate() {
         let ply = ply + 1;
@@ -340,6 +345,10 @@ fn play_moves(vm: &mut Vm, file: &GameFile, setup: &[Vec<String>], moves: &[(Str
     }
     Ok(())
 }
+
+/// The word of translated Zillions rules that gives every piece on the
+/// board its type's starting attributes (`zrf/forth.rs`).
+const ATTRIBUTES_AT_START: &str = "zrf-attributes-at-start";
 
 /// One setup line of a saved game, applied to the board.
 fn set_up(vm: &mut Vm, edit: &[String]) -> Result<(), String> {
