@@ -97,6 +97,9 @@ fn union(a: &mut Bits, b: &Bits) {
 /// most; a game whose moves would take more gets no table.
 const BUDGET: u64 = 10_000_000;
 
+/// Rounds of a `while` before its sets are taken as every position.
+const WIDEN_AFTER: usize = 32;
+
 struct Analysis {
     /// Work left (`BUDGET`).
     budget: std::cell::Cell<u64>,
@@ -322,12 +325,22 @@ impl Analysis {
         }
     }
 
+    /// Every position is reached: nothing more to learn.
+    fn full(&self, reached: &Bits) -> bool {
+        reached.iter().enumerate().all(|(w, &bits)| {
+            let n = self.positions.saturating_sub(w * 64).min(64);
+            let want = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+            bits & want == want
+        })
+    }
+
     /// The abstract run of `ops`; stops early (with too little) once the
-    /// budget is spent, which the caller checks.
+    /// budget is spent, which the caller checks, or once every position
+    /// is reached.
     fn run(&self, ops: &[Op], at: &mut Cursor, reached: &mut Bits) {
         for op in ops {
             let left = self.budget.get();
-            if left == 0 {
+            if left == 0 || self.full(reached) {
                 return;
             }
             self.budget.set(left.saturating_sub(self.words as u64));
@@ -344,15 +357,26 @@ impl Analysis {
                     self.run(otherwise, &mut other, reached);
                     at.join(&other);
                 }
-                Op::While(body) => loop {
-                    let mut next = at.clone();
-                    self.run(body, &mut next, reached);
-                    next.join(at);
-                    if next == *at || self.budget.get() == 0 {
-                        break;
+                Op::While(body) => {
+                    for round in 0.. {
+                        let mut next = at.clone();
+                        self.run(body, &mut next, reached);
+                        next.join(at);
+                        if next == *at || self.budget.get() == 0 || self.full(reached) {
+                            break;
+                        }
+                        *at = next;
+                        // A loop still growing after as many rounds as the
+                        // longest line of a big board (a walk of the whole
+                        // board by `next` links) may be anywhere.
+                        if round == WIDEN_AFTER {
+                            let all = vec![u64::MAX; self.words];
+                            *at = Cursor { here: all.clone(), from: all.clone(), mark: all.clone() };
+                            *reached = all;
+                            break;
+                        }
                     }
-                    *at = next;
-                },
+                }
                 Op::Nothing => {}
             }
             union(reached, &at.here);
