@@ -781,3 +781,27 @@ fn pieces_a_saved_game_sets_up_have_their_attributes() {
     let o = axforth(&["replay", zsg.to_str().unwrap()]);
     assert!(stdout(&o).contains("1 plies replayed, ok"), "{}", both(&o));
 }
+
+/// `replay SAVED.zsg --game RULES.zrf` plays the variant the saved game
+/// names (`VariantName=`), unless `--variant` says otherwise.
+#[test]
+fn a_saved_game_given_its_rules_plays_its_own_variant() {
+    let dir = scratch("zsg-variant");
+    let rules = r#"
+(game (title "Steps") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("2/1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (White (Man b1)) (Black (Man b2)))
+  (piece (name Man) (moves (e (verify empty?) add))))
+(variant (title "Backwards") (piece (name Man) (moves (w (verify empty?) add))))
+"#;
+    let other = dir.join("elsewhere");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("Steps.zrf"), rules).unwrap();
+    let zsg = dir.join("game.zsg");
+    std::fs::write(&zsg, "Zillions Save Game File Version 0.02 CC\nRulesFile=C:\\ZoG\\Steps.zrf\nVariantName=Backwards\n1. Man b1 - a1\n1. Man b2 - a2\n").unwrap();
+    let rules_path = other.join("Steps.zrf");
+    let o = axforth(&["replay", zsg.to_str().unwrap(), "--game", rules_path.to_str().unwrap()]);
+    assert!(stdout(&o).contains("[Backwards]") && stdout(&o).contains("2 plies replayed, ok"), "{}", both(&o));
+    let o = axforth(&["replay", zsg.to_str().unwrap(), "--game", rules_path.to_str().unwrap(), "--variant", "1"]);
+    assert!(stdout(&o).contains("[Steps]") && !o.status.success(), "{}", both(&o));
+}

@@ -247,7 +247,7 @@ enum Command {
         /// The game file, .4th or .zrf (default: the log's first variant, or the saved game's rules file, beside it)
         #[arg(long)]
         game: Option<PathBuf>,
-        /// With a .zrf --game: the variant, by title or number from 1 (default: the first)
+        /// With a .zrf --game: the variant, by title or number from 1 (default: a saved game's own, else the first)
         #[arg(long, requires = "game")]
         variant: Option<String>,
         /// One JSON document instead of lines
@@ -431,8 +431,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             check::check(config, &paths, &options)
         }
         Command::Replay { log, game, variant, json } => {
-            let game = game.map(|g| GameFile::open(&g, variant.as_deref())).transpose().map_err(anyhow::Error::msg)?;
-            replay::replay(config, &log, game.as_ref(), json)
+            replay::replay(config, &log, game.as_deref(), variant.as_deref(), json)
         }
         Command::Port { game, variant, output } => port::port(&game, variant.as_deref(), &output).map(|_| ExitCode::SUCCESS),
         Command::Autoplay(args) => autoplay::autoplay(config, &args),

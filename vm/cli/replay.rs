@@ -33,14 +33,19 @@ struct Log {
     games: Vec<LoggedGame>,
 }
 
-pub fn replay(config: Config, log: &Path, game: Option<&GameFile>, json: bool) -> Result<ExitCode> {
+/// `game`: the game file given, and its variant if one was (a saved game
+/// names its own: `VariantName=`).
+pub fn replay(config: Config, log: &Path, game: Option<&Path>, variant: Option<&str>, json: bool) -> Result<ExitCode> {
     let bytes = std::fs::read(log).with_context(|| format!("cannot read {}", log.display()))?;
     if bytes.trim_ascii_start().starts_with(b"{") {
         return replay_records(config, log, &bytes, json);
     }
     if let Some(saved) = parse_saved(&String::from_utf8_lossy(&bytes)) {
-        return replay_saved(config, log, game, json, &saved);
+        let game = game.map(|g| GameFile::open(g, variant.or(saved.variant.as_deref()))).transpose().map_err(anyhow::Error::msg)?;
+        return replay_saved(config, log, game.as_ref(), json, &saved);
     }
+    let game = game.map(|g| GameFile::open(g, variant)).transpose().map_err(anyhow::Error::msg)?;
+    let game = game.as_ref();
     let parsed = parse(&String::from_utf8_lossy(&bytes))?;
     let game_file = match game {
         Some(g) => g.clone(),
