@@ -805,3 +805,16 @@ fn a_saved_game_given_its_rules_plays_its_own_variant() {
     let o = axforth(&["replay", zsg.to_str().unwrap(), "--game", rules_path.to_str().unwrap(), "--variant", "1"]);
     assert!(stdout(&o).contains("[Steps]") && !o.status.success(), "{}", both(&o));
 }
+
+/// Two `checkmated` goals, two royal types: a piece of the second type
+/// may no more step into an attack than one of the first.
+#[test]
+fn every_royal_type_is_kept_out_of_attack() {
+    let src = KINGS
+        .replace("(Black (King a3))", "(Black (Prince a3))")
+        .replace("(piece (name Rook)", "(piece (name Prince) (moves (step n) (step s) (step e) (step w) (step ne) (step nw) (step se) (step sw)))\n  (piece (name Rook)")
+        .replace("(loss-condition (White Black) (checkmated King)))", "(loss-condition (White Black) (checkmated King))\n  (loss-condition (White Black) (checkmated Prince)))")
+        .replace("ROOK", "c2");
+    let mut vm = game("princes", &src);
+    assert_eq!(moves(&mut vm), vec!["Prince a3 - b3".to_string()]);
+}

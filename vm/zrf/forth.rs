@@ -256,7 +256,8 @@ impl Writer<'_> {
         let test = if royal.is_empty() {
             "DROP FALSE".to_string()
         } else {
-            royal.iter().map(|(t, name)| format!("DUP {t} = ( {name} )")).collect::<Vec<_>>().join(" ") + &" OR".repeat(royal.len() - 1) + " NIP"
+            // ( type -- ? ): each type compared with the type, kept below.
+            royal.iter().enumerate().map(|(i, (t, name))| if i == 0 { format!("DUP {t} = ( {name} )") } else { format!("OVER {t} = ( {name} ) OR") }).collect::<Vec<_>>().join(" ") + " NIP"
         };
         self.line(0, &format!(": zrf-royal-type? ( type -- ? )  {test} ;"), None);
         self.line(0, "\\ zrf-clear-flags ( -- )  flags live while one move block runs", None);
