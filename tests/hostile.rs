@@ -196,3 +196,28 @@ fn the_malformed_corpus_ends_in_clean_errors_under_a_memory_limit() {
         }
     }
 }
+
+/// A Zillions rules file with a big board and many piece types: the
+/// table of where each type's moves reach (`zrf/reach.rs`) would take
+/// gigabytes; it is not made, and the game loads and plays within the
+/// address-space limit, in every JIT mode.
+#[test]
+fn a_rules_file_too_big_for_a_reach_table() {
+    let dir = std::env::temp_dir().join(format!("axforth-hostile-reach-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let names = |p: &str| (0..80).map(|i| format!("{p}{i}")).collect::<Vec<_>>().join("/");
+    let pieces: String = (0..200).map(|k| format!("(piece (name P{k}) (moves (n (verify empty?) add))) ")).collect();
+    let text = format!(
+        "(game (title \"Wide\") (players White Black) (turn-order White Black)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"{}\" (10 0)) (\"{}\" (0 10))) (directions (n 0 -1))))\n (board-setup (White (P0 f0r5)) (Black (P0 f3r3)))\n {pieces}\n (loss-condition (White Black) (checkmated P0)))\n",
+        names("f"),
+        names("r")
+    );
+    std::fs::write(dir.join("Wide.zrf"), text).unwrap();
+    for jit in ["off", "auto", "all"] {
+        let script = format!("ulimit -v 2000000 && exec \"$0\" --jit {jit} moves Wide.zrf");
+        let o = Command::new("sh").arg("-c").arg(script).arg(env!("CARGO_BIN_EXE_axforth")).current_dir(&dir).output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success() && stdout.contains("P0 f0r5 - f0r4"), "--jit {jit}: {:?}\n{stdout}\n{}", o.status, String::from_utf8_lossy(&o.stderr));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
