@@ -11,7 +11,7 @@
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::jit::{guard_checks, Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords, Plan, PlanKey, PlanLoop, Plans, KEPT_PLANS};
 use crate::state::moves::{Action, NOT_PARTIAL};
-use crate::state::reach::{Asked, Reach, Sweep};
+use crate::state::reach::{Reach, Sweep};
 use crate::state::{NEUTRAL, PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::{direct, word, Vm};
 
@@ -38,49 +38,6 @@ pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_
 pub fn generate_reaching(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: i32) -> VmResult<()> {
     let filter = vm.game.reach.is_some() && vm.game.priorities.is_empty();
     generate_in(vm, player, for_player, of_type, true, filter.then_some(target))
-}
-
-/// Whether some move of `for_player`'s pieces may reach the first
-/// position holding `piece` (its content masked by `mask`; false when
-/// none holds it), by the game's reach table. Asked while moves are
-/// generated, of the board as it stands then: the answer is kept for the
-/// generation (a probe of every move it makes asks the same).
-pub fn may_reach_piece(vm: &mut Vm, for_player: i32, piece: i32, mask: i32) -> VmResult<bool> {
-    let generation = if vm.game.gen.active { vm.game.generation } else { 0 };
-    if let Some(a) = vm.game.reach_asked {
-        if generation != 0 && a.generation == generation && a.for_player == for_player && a.piece == piece && a.mask == mask {
-            return Ok(a.may);
-        }
-    }
-    let cells = vm.game.board.cells(&vm.mem)?;
-    let may = match cells.iter().take(vm.game.board.positions).position(|c| c & mask == piece) {
-        Some(target) => may_be_reached(vm, for_player, target as i32)?,
-        None => false,
-    };
-    if generation != 0 {
-        vm.game.reach_asked = Some(Asked { generation, for_player, piece, mask, may });
-    }
-    Ok(may)
-}
-
-/// Whether some move of `for_player`'s pieces (or drops) may reach
-/// `target` by the game's reach table: false only when none can, so that
-/// a probe need not generate at all.
-pub fn may_be_reached(vm: &Vm, for_player: i32, target: i32) -> VmResult<bool> {
-    let (Some(reach), Ok(target)) = (vm.game.reach.as_deref(), usize::try_from(target)) else { return Ok(true) };
-    if !vm.game.priorities.is_empty() {
-        return Ok(true);
-    }
-    let types = vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len());
-    if target >= reach.positions() {
-        return Ok(true);
-    }
-    let cells = vm.game.board.cells(&vm.mem)?;
-    let piece_may = cells.iter().take(vm.game.board.scan_positions()).enumerate().any(|(pos, content)| {
-        let t = (content & PIECE_TYPE_MASK) as usize;
-        content & PLAYER_MASK == for_player && t != 0 && t <= types && reach.move_may_reach(t, pos, target)
-    });
-    Ok(piece_may || (1..=types).any(|t| vm.game.pieces.get(t - 1).is_some_and(|p| !p.drops.is_empty()) && reach.drop_may_reach(t, target)))
 }
 
 fn generate_in(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool, target: Option<i32>) -> VmResult<()> {

@@ -7,6 +7,9 @@
 //! - `play`: turns, applying moves, events, game over, the simple engines,
 //!   perft, and the words engines call
 //! - `kernel`: the native part of the original kernel vocabulary
+//! - `probe`: probes for the attackers of a square, cut short by the
+//!   reach table (`attacked?` and `checkmated` of translated Zillions
+//!   rules)
 //! - `maximal`: the moves a turn must take the most pieces with
 //!   (`{maximal-captures}`, Zillions' `"maximal captures"`)
 //! - `show`: the board as text for the CLI
@@ -36,6 +39,7 @@ pub mod kernel;
 pub mod mailbox;
 pub mod maximal;
 pub mod play;
+pub mod probe;
 pub mod show;
 
 // The plain data moved down to `state/`; these names keep the paths code

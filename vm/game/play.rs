@@ -7,7 +7,7 @@
 //! (`state/turn.rs`). Touches the board only through `Board`'s cell
 //! addresses in the data space.
 
-use super::generate::{generate, generate_reaching, may_be_reached, may_reach_piece};
+use super::generate::generate;
 use crate::state::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
 use crate::state::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
@@ -175,7 +175,7 @@ impl Vm {
     /// Whose moves `$GenerateMoves player opp?` generates, and whose
     /// pieces they move: `player`'s, or with `opp?` the player of the
     /// turn after `player`'s first turn.
-    fn generating_players(&self, player: i32, opp: bool, word: &str) -> VmResult<(i32, i32)> {
+    pub(crate) fn generating_players(&self, player: i32, opp: bool, word: &str) -> VmResult<(i32, i32)> {
         if self.game.player(player & PLAYER_MASK).is_none() {
             return Err(game_error(format!("`{word}`: {player} is not a player")));
         }
@@ -916,45 +916,6 @@ pub fn register(vm: &mut Vm) {
         // Not the original's: whether a move `$GenerateMoves` would give
         // ends on pos or captures there (the translated Zillions rules ask
         // it for `attacked?`), running only the pieces that could.
-        // Not the original's: false when `$Reaches?` would be false
-        // whatever the moves' tests say, by where the pieces stand and
-        // where their moves can reach (true: it may not be).
-        word("$MayReach?", "( player opp? type pos -- ? )", |vm| {
-            let pos = vm.pop()?;
-            let _move_type = vm.pop()?;
-            let opp = vm.pop()? != 0;
-            let player = vm.pop()?;
-            let (_, for_player) = vm.generating_players(player, opp, "$MayReach?")?;
-            let may = may_be_reached(vm, for_player, pos)?;
-            vm.push(if may { -1 } else { 0 })
-        }),
-        // Not the original's: `$MayReach?` to the first position holding
-        // piece (its content masked by mask), false when none does.
-        word("$MayReachPiece?", "( player opp? piece mask -- ? )", |vm| {
-            let mask = vm.pop()?;
-            let piece = vm.pop()?;
-            let opp = vm.pop()? != 0;
-            let player = vm.pop()?;
-            let (_, for_player) = vm.generating_players(player, opp, "$MayReachPiece?")?;
-            let may = may_reach_piece(vm, for_player, piece, mask)?;
-            vm.push(if may { -1 } else { 0 })
-        }),
-        word("$Reaches?", "( player opp? type pos -- ? )", |vm| {
-            let pos = vm.pop()?;
-            let t = vm.pop()?;
-            let opp = vm.pop()? != 0;
-            let player = vm.pop()?;
-            let (player, for_player) = vm.generating_players(player, opp, "$Reaches?")?;
-            if !may_be_reached(vm, for_player, pos)? {
-                return vm.push(0);
-            }
-            vm.refresh_events();
-            generate_reaching(vm, player, for_player, t, pos)?;
-            let store = &vm.game.store;
-            let hit = store.current().any(|m| store.move_reaches(m, pos));
-            vm.game.store.pop_list();
-            vm.push(if hit { -1 } else { 0 })
-        }),
         word("$DeallocateMoves", "( -- )", |vm| {
             if vm.game.script_lists == 0 {
                 return Err(game_error("`$DeallocateMoves` without a matching `$GenerateMoves`"));
