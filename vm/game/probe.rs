@@ -16,25 +16,26 @@ use crate::state::reach::Asked;
 use crate::state::{PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::{word, Vm};
 
-/// Whether some move of `for_player`'s pieces may reach the first
-/// position holding `piece` (its content masked by `mask`; false when
-/// none holds it), by the game's reach table. Asked while moves are
-/// generated, of the board as it stands then: the answer is kept for the
-/// generation (a probe of every move it makes asks the same).
-pub fn may_reach_piece(vm: &mut Vm, for_player: i32, piece: i32, mask: i32) -> VmResult<bool> {
+/// Whether some move of `player`'s (with `opp`: of the player after)
+/// pieces may reach the first position holding `piece` (its content
+/// masked by `mask`; false when none holds it), by the game's reach
+/// table. Asked while moves are generated, of the board as it stands
+/// then: the answer is kept for the generation (a probe of every move it
+/// makes asks the same), and asked again it costs a compare.
+fn may_reach_piece(vm: &mut Vm, player: i32, opp: bool, piece: i32, mask: i32) -> VmResult<bool> {
     let generation = if vm.game.gen.active { vm.game.generation } else { 0 };
-    if let Some(a) = vm.game.reach_asked {
-        if generation != 0 && a.generation == generation && a.for_player == for_player && a.piece == piece && a.mask == mask {
-            return Ok(a.may);
-        }
+    let asked = |a: &Asked| a.generation == generation && a.player == player && a.opp == opp && a.piece == piece && a.mask == mask;
+    if let Some(a) = vm.game.reach_asked.filter(|a| generation != 0 && asked(a)) {
+        return Ok(a.may);
     }
+    let (_, for_player) = vm.generating_players(player, opp, "$MayReachPiece?")?;
     let cells = vm.game.board.cells(&vm.mem)?;
     let may = match cells.iter().take(vm.game.board.positions).position(|c| c & mask == piece) {
         Some(target) => may_be_reached(vm, for_player, target as i32)?,
         None => false,
     };
     if generation != 0 {
-        vm.game.reach_asked = Some(Asked { generation, for_player, piece, mask, may });
+        vm.game.reach_asked = Some(Asked { generation, player, opp, piece, mask, may });
     }
     Ok(may)
 }
@@ -80,8 +81,7 @@ pub fn register(vm: &mut Vm) {
             let piece = vm.pop()?;
             let opp = vm.pop()? != 0;
             let player = vm.pop()?;
-            let (_, for_player) = vm.generating_players(player, opp, "$MayReachPiece?")?;
-            let may = may_reach_piece(vm, for_player, piece, mask)?;
+            let may = may_reach_piece(vm, player, opp, piece, mask)?;
             vm.push(if may { -1 } else { 0 })
         }),
         word("$Reaches?", "( player opp? type pos -- ? )", |vm| {

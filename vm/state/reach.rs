@@ -83,12 +83,13 @@ impl Reach {
 }
 
 /// A question put to the table during one generation — may a move of
-/// `for_player`'s reach the first position holding `piece` (its content
-/// masked by `mask`)? — and its answer.
+/// `player`'s (with `opp`: of the player after) reach the first position
+/// holding `piece` (its content masked by `mask`)? — and its answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Asked {
     pub generation: u64,
-    pub for_player: i32,
+    pub player: i32,
+    pub opp: bool,
     pub piece: i32,
     pub mask: i32,
     pub may: bool,
