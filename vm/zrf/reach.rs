@@ -193,7 +193,7 @@ fn place(names: &Names, n: &Node) -> Result<Place, Unknown> {
     let s = n.sym().ok_or(Unknown)?;
     let lower = s.to_lowercase();
     if names.as_position(s, false).is_some() {
-        return Ok(Place::Pos(names.position_of[&lower]));
+        return names.position_of.get(&lower).map(|&p| Place::Pos(p)).ok_or(Unknown);
     }
     if let Some(&d) = names.direction_of.get(&lower) {
         return Ok(Place::Dir(d));
@@ -219,8 +219,8 @@ fn compile_one(names: &Names, n: &Node, out: &mut Vec<Op>) -> Result<(), Unknown
         Kind::Str(_) => return Err(Unknown),
         Kind::Sym(s) => {
             let lower = s.to_lowercase();
-            if names.as_direction(s, true).is_some() {
-                Op::Step(names.direction_of[&lower])
+            if let Some(&d) = names.as_direction(s, true).and(names.direction_of.get(&lower)) {
+                Op::Step(d)
             } else if let Some(&p) = names.position_of.get(&lower) {
                 Op::Go(Place::Pos(p))
             } else {
