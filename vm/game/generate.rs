@@ -113,9 +113,11 @@ fn run_move_words(vm: &mut Vm, target: Option<i32>) -> VmResult<()> {
 
 fn run_batch(vm: &mut Vm, plan: &Plan, target: Option<i32>) -> VmResult<()> {
     let mut batch = MoveWords::begin(vm);
-    let result = match (target, vm.game.reach.clone()) {
-        (Some(target), Some(reach)) => run_plan_reaching(vm, &mut batch, plan, &reach, target),
-        _ => run_plan(vm, &mut batch, plan),
+    // The table is taken (a reference count) only by a probe.
+    let reach = target.and_then(|t| Some((t, vm.game.reach.clone()?)));
+    let result = match reach {
+        Some((target, reach)) => run_plan_reaching(vm, &mut batch, plan, &reach, target),
+        None => run_plan(vm, &mut batch, plan),
     };
     batch.end(vm);
     result
