@@ -289,7 +289,9 @@ fn compile_one(names: &Names, n: &Node, out: &mut Vec<Op>) -> Result<(), Unknown
 impl Analysis {
     fn single(&self, p: usize) -> Bits {
         let mut b = vec![0; self.words];
-        b[p / 64] |= 1 << (p % 64);
+        if let Some(w) = b.get_mut(p / 64) {
+            *w |= 1 << (p % 64);
+        }
         b
     }
 
@@ -314,7 +316,9 @@ impl Analysis {
                 for &d in &self.seen_as[d] {
                     if let Some(&q) = self.links[d].get(p) {
                         if q >= 0 && (q as usize) < self.positions {
-                            out[q as usize / 64] |= 1 << (q % 64);
+                            if let Some(w) = out.get_mut(q as usize / 64) {
+                                *w |= 1 << (q % 64);
+                            }
                         }
                     }
                 }

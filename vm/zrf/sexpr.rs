@@ -220,7 +220,7 @@ impl LineIndex {
             end -= 1;
         }
         let line = self.starts.partition_point(|&s| s <= end).max(1);
-        let start = self.starts[line - 1];
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
         (line, text.get(start..end).map_or(0, |s| s.chars().count()) + 1)
     }
 }
