@@ -31,6 +31,7 @@ impl Vm {
         crate::game::generate::register(&mut vm);
         crate::game::play::register(&mut vm);
         crate::game::probe::register(&mut vm);
+        crate::game::royal::register(&mut vm);
         crate::search::script::register(&mut vm);
         crate::game::kernel::register(&mut vm);
         vm.interpret_text("stdlib/core.4th", STDLIB_CORE.as_bytes())?;

@@ -36,15 +36,13 @@ pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_
 /// table, or with move priorities (which rank a move against all the
 /// others), every move is generated.
 pub fn generate_reaching(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: i32) -> VmResult<()> {
-    let filter = vm.game.reach.is_some() && vm.game.priorities.is_empty();
-    generate_in(vm, player, for_player, of_type, true, filter.then_some(target))
+    generate_in(vm, player, for_player, of_type, true, Some(target))
 }
 
 fn generate_in(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool, target: Option<i32>) -> VmResult<()> {
     let saved = vm.game.save_generation();
-    let outer = vm.game.generation;
-    vm.game.generations += 1;
-    vm.game.generation = vm.game.generations;
+    let probing = vm.game.probing;
+    vm.game.probing |= target.is_some();
     vm.game.store.push_list();
     let g = &mut vm.game.gen;
     g.player = player;
@@ -53,11 +51,14 @@ fn generate_in(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_p
     g.pass_added = false;
     let boards = vm.game.snapshot_count;
     let result = run_move_words(vm, target);
-    vm.game.generation = outer;
+    vm.game.probing = probing;
     vm.game.restore_generation(saved);
     result?;
     if vm.game.snapshot_count > boards {
         boards_left(vm, boards)?;
+    }
+    if target.is_none() && !vm.game.royal.is_empty() && !vm.game.probing {
+        super::royal::keep_royal_safe(vm, player)?;
     }
     let game = &mut vm.game;
     game.store.apply_priorities(&game.priorities);
@@ -114,7 +115,8 @@ fn run_move_words(vm: &mut Vm, target: Option<i32>) -> VmResult<()> {
 fn run_batch(vm: &mut Vm, plan: &Plan, target: Option<i32>) -> VmResult<()> {
     let mut batch = MoveWords::begin(vm);
     // The table is taken (a reference count) only by a probe.
-    let reach = target.and_then(|t| Some((t, vm.game.reach.clone()?)));
+    // Move priorities rank a move against all the others: all are run.
+    let reach = target.filter(|_| vm.game.priorities.is_empty()).and_then(|t| Some((t, vm.game.reach.clone()?)));
     let result = match reach {
         Some((target, reach)) => run_plan_reaching(vm, &mut batch, plan, &reach, target),
         None => run_plan(vm, &mut batch, plan),

@@ -10,6 +10,8 @@
 //! - `probe`: probes for the attackers of a square, cut short by the
 //!   reach table (`attacked?` and `checkmated` of translated Zillions
 //!   rules)
+//! - `royal`: royal pieces (`{royal}`, Zillions' `checkmated`): the moves
+//!   that would leave one attacked are dropped from each list
 //! - `maximal`: the moves a turn must take the most pieces with
 //!   (`{maximal-captures}`, Zillions' `"maximal captures"`)
 //! - `show`: the board as text for the CLI
@@ -40,6 +42,7 @@ pub mod mailbox;
 pub mod maximal;
 pub mod play;
 pub mod probe;
+pub mod royal;
 pub mod show;
 
 // The plain data moved down to `state/`; these names keep the paths code

@@ -128,13 +128,13 @@ pub struct Game {
     /// rules were read by something that could tell: a probe for a
     /// square's attackers runs only the pieces that could.
     pub reach: Option<std::sync::Arc<reach::Reach>>,
-    /// The generation running (a number no other has had; 0: none), and
-    /// what a probe asked of the table during it (`game/generate.rs`,
-    /// `may_be_reached`): the board stands still while moves are
-    /// generated, so the answer holds for the whole generation.
-    pub generation: u64,
-    pub generations: u64,
-    pub reach_asked: Option<reach::Asked>,
+    /// Royal piece types (`{royal}`, Zillions' `checkmated`): no move
+    /// may leave the mover's first royal piece where an enemy move could
+    /// reach it (`game/royal.rs`).
+    pub royal: Vec<i32>,
+    /// A probe for the attackers of a square is generating moves: tests
+    /// of attacks inside them answer false (`$Probing?`).
+    pub probing: bool,
     /// A list's chains are being counted: the lists below are not cut.
     pub counting_captures: bool,
     pub pieces: Vec<PieceDecl>,

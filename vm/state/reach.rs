@@ -81,16 +81,3 @@ impl Reach {
         self.words
     }
 }
-
-/// A question put to the table during one generation — may a move of
-/// `player`'s (with `opp`: of the player after) reach the first position
-/// holding `piece` (its content masked by `mask`)? — and its answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Asked {
-    pub generation: u64,
-    pub player: i32,
-    pub opp: bool,
-    pub piece: i32,
-    pub mask: i32,
-    pub may: bool,
-}

@@ -237,7 +237,6 @@ impl Writer<'_> {
         self.line(0, &format!(": zrf-restore-flags ( -- )  zrf-flags-saved zrf-flags {} CELLS MOVE  zrf-pflags-saved zrf-pflags {} MOVE ;", nf, npf * n_pos), None);
         // `(checkmated T …)`: T's of a player are royal.
         let royal = self.royal_types(v)?;
-        self.line(0, &format!("{} CONSTANT zrf-check?\t\\ a `checkmated` goal: no move may leave the mover's royal piece attacked", if royal.is_empty() { "FALSE" } else { "TRUE" }), None);
         // Types by number: the pieces are declared further down. The
         // first square (-1 as unsigned is last) holding one of them.
         let find: String = royal.iter().map(|(t, name)| format!(" zrf-mine {t} OR ( {name} ) zrf-owner+type $FindPiece 2DUP U< IF DROP ELSE NIP THEN")).collect();
@@ -245,21 +244,6 @@ impl Writer<'_> {
         self.line(0, ": zrf-mine ( -- player )  current-player #PlayerNumber AND ;", None);
         self.line(0, "#PlayerNumber #PieceType OR CONSTANT zrf-owner+type", None);
         self.line(0, &format!(": zrf-royal-pos ( -- pos )  -1{find} ;"), None);
-        // One royal type: the table answers for the first one found (as
-        // `zrf-royal-pos` finds it) in one question.
-        let unreachable = match royal.as_slice() {
-            [(t, name)] => format!("current-player TRUE zrf-mine {t} OR ( {name} ) zrf-owner+type $MayReachPiece? 0="),
-            _ => "zrf-royal-pos DUP 0< IF DROP TRUE ELSE >R current-player TRUE 0 R> $MayReach? 0= THEN".to_string(),
-        };
-        self.line(0, "\\ zrf-royal-unreachable? ( -- ? )  no enemy piece stands where its moves could reach the royal piece", None);
-        self.line(0, &format!(": zrf-royal-unreachable? ( -- ? )  {unreachable} ;"), None);
-        let test = if royal.is_empty() {
-            "DROP FALSE".to_string()
-        } else {
-            // ( type -- ? ): each type compared with the type, kept below.
-            royal.iter().enumerate().map(|(i, (t, name))| if i == 0 { format!("DUP {t} = ( {name} )") } else { format!("OVER {t} = ( {name} ) OR") }).collect::<Vec<_>>().join(" ") + " NIP"
-        };
-        self.line(0, &format!(": zrf-royal-type? ( type -- ? )  {test} ;"), None);
         self.line(0, "\\ zrf-clear-flags ( -- )  flags live while one move block runs", None);
         let mut clear = String::from(": zrf-clear-flags ( -- )");
         if nf > 0 {
@@ -414,6 +398,11 @@ impl Writer<'_> {
             lists.push((name, moves, drops));
         }
         self.line(0, "pieces}", None);
+        // `(checkmated T)`: the game layer drops the moves that would
+        // leave T attacked.
+        for (_, name) in self.royal_types(v)? {
+            self.line(0, &format!("{name} {{royal}}\t\\ (checkmated {name}): no move may leave it attacked"), None);
+        }
         self.out.text.push('\n');
         let pass_partial = v.options.iter().any(|(n, val)| n.is("pass partial") && !val.eq_ignore_ascii_case("false"));
         if pass_partial {

@@ -10,7 +10,6 @@ VARIABLE zrf-dropping	\ the move word is a drop
 VARIABLE zrf-copying	\ `add-copy`: the piece stays, a copy goes
 VARIABLE zrf-n		\ entries in zrf-log
 VARIABLE zrf-base	\ the first entry of the move word running (a test of attacks runs move words inside one)
-VARIABLE zrf-probing	\ a test of attacks runs: its moves are not tested again
 VARIABLE zrf-who	\ the player a goal is tested for
 256 CONSTANT zrf-max
 CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
@@ -90,10 +89,13 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	DUP 7 = IF DROP SWAP COMPILE-LITERAL COMPILE-LITERAL COMPILE zrf-set-attribute EXIT THEN
 	DROP 2DROP ;
 
-\ zrf-played ( from to partial? player -- )  run when a move is played:
-\ what `last-from?`, `last-to?`, partial moves and goals need
-: zrf-played ( from to partial? player -- )
-	zrf-mover !  IF DUP ELSE -1 THEN zrf-chain !  zrf-last-to !  zrf-last-from ! ;
+\ zrf-played ( from to -- )  run when a move is played (by the player
+\ to move): what `last-from?`, `last-to?` and goals need; a partial move
+\ runs zrf-played-partial, which starts or goes on with a chain
+: zrf-played ( from to -- )
+	current-player zrf-mover !  -1 zrf-chain !  zrf-last-to !  zrf-last-from ! ;
+: zrf-played-partial ( from to -- )
+	current-player zrf-mover !  DUP zrf-chain !  zrf-last-to !  zrf-last-from ! ;
 
 \ ---- attacks: `attacked?` and the `checkmated` goal ----
 
@@ -108,17 +110,18 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ kept aside)
 : zrf-reached ( pos opp? type -- ? )
 	zrf-base @ >R  zrf-n @ >R  zrf-mark @ >R  zrf-dest @ >R  zrf-dropping @ >R  zrf-copying @ >R  zrf-save-flags
-	zrf-n @ zrf-base !  TRUE zrf-probing !
+	zrf-n @ zrf-base !
 	>R current-player SWAP R> 3 ROLL $Reaches?
-	FALSE zrf-probing !
 	zrf-restore-flags  R> zrf-copying !  R> zrf-dropping !  R> zrf-dest !  R> zrf-mark !  R> zrf-n !  R> zrf-base ! ;
 
 \ zrf-threat? ( pos content opp? type -- ? )  `zrf-reached`, with content
 \ standing on pos (on a copy of the board) unless a piece of its owner
 \ stands there: a move that would capture it counts, a step onto an
-\ empty square does not (a pawn's push attacks nothing)
+\ empty square does not (a pawn's push attacks nothing); inside a probe
+\ (`$Probing?`: the moves of one test of attacks) false, as Zillions
+\ does not look two moves ahead
 : zrf-threat? ( pos content opp? type -- ? )
-	zrf-probing @ IF 2DROP 2DROP FALSE EXIT THEN
+	$Probing? IF 2DROP 2DROP FALSE EXIT THEN
 	2 PICK 0<>  4 PICK piece-at DUP IF #Player AND 4 PICK #Player AND <> ELSE 0= THEN  AND IF
 		>R >R  $CloneBoard  OVER zrf-poke  R> R> zrf-reached  $DeallocateBoard
 	ELSE  ROT DROP zrf-reached  THEN ;
@@ -136,50 +139,6 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 
 \ zrf-in-check? ( -- ? )  the royal piece of the player to move is attacked
 : zrf-in-check? ( -- ? )  zrf-royal-pos DUP 0< IF DROP FALSE ELSE zrf-attacked? THEN ;
-
-\ zrf-board-captures ( -- )  the captures of the move built so far,
-\ written on the board (a clone)
-: zrf-board-captures ( -- )
-	zrf-n @ zrf-base @ ?DO I zrf-entry 1 = IF 0 SWAP zrf-poke DROP ELSE 2DROP THEN LOOP ;
-
-\ zrf-apply-to-board ( -- )  the move built so far, written on the board
-\ (a clone): captures, the move, the cascades
-: zrf-apply-to-board ( -- )
-	zrf-dropping @ zrf-copying @ OR IF
-		zrf-board-captures  current-piece zrf-to-pos zrf-poke
-	ELSE
-		from zrf-to-pos 2DUP <> IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
-		zrf-board-captures
-	THEN
-	zrf-n @ BEGIN DUP zrf-base @ > WHILE
-		1- DUP zrf-entry 6 = IF OVER zrf-cell @ SWAP zrf-poke 0 SWAP zrf-poke ELSE 2DROP THEN
-	REPEAT DROP ;
-
-\ zrf-plain? ( type -- ? )  the move built so far moves its piece (not
-\ turning it into type) and captures, nothing else: every enemy piece
-\ after it stands where it stood, or is gone
-: zrf-plain? ( type -- ? )
-	zrf-dropping @ zrf-copying @ OR OR IF FALSE EXIT THEN
-	TRUE zrf-n @ zrf-base @ ?DO I zrf-entry NIP NIP DUP 1 = SWAP 7 = OR AND LOOP ;
-
-\ zrf-safe? ( type -- ? )  a plain move of a piece not royal after
-\ which no enemy piece stands where its moves could reach the mover's
-\ royal piece: legal without a look at the board after it (a royal
-\ piece that moves is looked at: another may then be the first found)
-: zrf-safe? ( type -- ? )
-	zrf-plain? 0= IF FALSE EXIT THEN
-	current-piece #PieceType AND zrf-royal-type? IF FALSE EXIT THEN
-	zrf-royal-unreachable? ;
-
-\ zrf-legal? ( type -- ? )  with a `checkmated` goal Zillions offers no
-\ move that leaves the mover's royal piece attacked (type: the piece
-\ the mover turns into, 0 none)
-: zrf-legal? ( type -- ? )
-	zrf-probing @ IF DROP TRUE EXIT THEN
-	zrf-safe? IF TRUE EXIT THEN
-	$CloneBoard  zrf-apply-to-board
-	zrf-in-check? 0=
-	$DeallocateBoard ;
 
 \ zrf-recycle ( pos -- )  "recycle captures": the piece taken on pos
 \ goes back to its owner's reserve when the move is played
@@ -202,16 +161,12 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 		I zrf-entry DUP 1 = IF zrf-recycle? IF OVER zrf-recycle THEN zrf-apply ELSE DROP 2DROP THEN
 	LOOP ;
 
-\ zrf-add ( type partial -- )  ZRF's `add`: the move so far becomes an
-\ Axiom move (type: the piece it turns into, 0 none; partial: -1 not
-\ partial, 0 partial, n partial of move type n); the block goes on.
-\ The piece moves first, then its captures (as Zillions plays them: a
-\ capture where it starts takes nothing, one where it lands takes it);
-\ a drop's captures come before the piece appears; then the other edits
-\ in their order (a type or owner change of the moving piece where it
-\ lands)
-: zrf-add ( type partial -- )
-	zrf-check? IF OVER zrf-legal? 0= IF 2DROP EXIT THEN THEN
+\ zrf-edits ( -- )  the edits of the move so far, recorded. The piece
+\ moves first, then its captures (as Zillions plays them: a capture
+\ where it starts takes nothing, one where it lands takes it); a drop's
+\ captures come before the piece appears; then the other edits in their
+\ order (a type or owner change of the moving piece where it lands)
+: zrf-edits ( -- )
 	zrf-recycle? IF zrf-recycle-landing THEN
 	zrf-dropping @ zrf-copying @ OR IF
 		zrf-captures  zrf-to-pos create-at
@@ -226,11 +181,19 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 		I zrf-entry DUP 1 <> IF
 			2DUP zrf-mover-edit? IF NIP zrf-to-pos SWAP THEN zrf-apply
 		ELSE DROP 2DROP THEN
-	LOOP
+	LOOP ;
+
+\ zrf-add ( type partial -- )  ZRF's `add`: the move so far becomes an
+\ Axiom move (type: the piece it turns into, 0 none; partial: -1 not
+\ partial, 0 partial, n partial of move type n); the block goes on
+: zrf-add ( type partial -- )
+	zrf-n @ zrf-base @ =  zrf-dropping @ zrf-copying @ OR 0= AND  zrf-recycle? 0= AND IF
+		\ most moves: the piece moves, nothing else is logged
+		from zrf-to-pos 2DUP <> IF move ELSE 2DROP THEN
+	ELSE  zrf-edits  THEN
 	SWAP ?DUP IF zrf-to-pos change-type-at THEN
-	DUP 0< IF DROP FALSE ELSE ?DUP IF partial-move-type ELSE partial THEN TRUE THEN
-	from COMPILE-LITERAL  zrf-to-pos COMPILE-LITERAL  COMPILE-LITERAL
-	current-player COMPILE-LITERAL  COMPILE zrf-played
+	from COMPILE-LITERAL  zrf-to-pos COMPILE-LITERAL
+	DUP 0< IF DROP COMPILE zrf-played ELSE ?DUP IF partial-move-type ELSE partial THEN COMPILE zrf-played-partial THEN
 	zrf-dropping @ IF zrf-reserved? IF for-player current-piece-type zrf-slot COMPILE-LITERAL COMPILE zrf-take THEN THEN
 	add-move ;
 
