@@ -494,6 +494,36 @@ fn maximal_captures_keep_the_longest_chains() {
     assert!(m[0].contains("a3") && m[0].contains("a2"), "{m:?}");
 }
 
+/// Under "maximal captures", a jump that turns the piece it passes into
+/// another (Northern Kings demotes a king to a checker) takes it, as
+/// Zillions counts: one such jump ties with one capture. The saved game
+/// of Northern Kings (GlukKazan/ZoG) plays a demotion beside a capture.
+#[test]
+fn maximal_captures_count_a_piece_turned_into_another() {
+    let src = r#"
+(game (title "Demote") (players White Black) (turn-order White Black)
+  (option "maximal captures" true)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c/d/e" (10 0)) ("5/4/3/2/1" (0 10)))
+     (directions (n 0 -1) (e 1 0))))
+  (board-setup (White (Man a1)) (Black (Man b1) (King a2)))
+  (piece (name Man)
+     (moves (e (verify enemy?) capture e (verify empty?) add)
+            (n (verify enemy?) (change-type Man) n (verify empty?) add)
+            (n n n (verify empty?) add)))
+  (piece (name King) (moves (e (verify empty?) add))))
+"#;
+    let mut vm = game("demote", src);
+    let m = moves(&mut vm);
+    assert_eq!(m.len(), 2, "{m:?}");
+    assert!(m.iter().any(|m| m.contains("c1")) && m.iter().any(|m| m.contains("a3")), "{m:?}");
+    // Turned into what it already is, the piece is not taken.
+    let mut vm = game("same", &src.replace("(change-type Man)", "(change-type King)"));
+    let m = moves(&mut vm);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].contains("c1"), "{m:?}");
+}
+
 /// `add-copy`: the piece stays and a copy goes (Ataxx's clone step);
 /// `add-copy-partial` lets the same player go on.
 #[test]

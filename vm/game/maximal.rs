@@ -94,14 +94,22 @@ impl Vm {
     }
 
     /// The pieces move m takes off the board as it stands: its captures,
-    /// and what stands where a piece lands (a capture by moving onto it).
+    /// what stands where a piece lands (a capture by moving onto it), and
+    /// the pieces it turns into another type or owner.
     fn captured_by(&self, m: usize) -> VmResult<Take> {
         let mut take = (0, 0);
         let mut taken: Vec<i32> = Vec::new();
-        for a in self.game.store.actions_of(m) {
+        let actions = self.game.store.actions_of(m);
+        let moved = |pos: i32| actions.iter().any(|a| matches!(*a, Action::Move { from, to } if from == pos || to == pos));
+        for a in actions {
             let pos = match *a {
                 Action::Capture(pos) => pos,
                 Action::Move { from, to } if from != to => to,
+                // A piece turned into another, or made another player's,
+                // where the moving piece neither starts nor lands: taken
+                // (as Zillions counts it).
+                Action::ChangeType { pos, piece_type } if !moved(pos) && self.game.board.get(&self.mem, pos)? & PIECE_TYPE_MASK != piece_type & PIECE_TYPE_MASK => pos,
+                Action::ChangeOwner { pos, player } if !moved(pos) && self.game.board.get(&self.mem, pos)? & crate::state::PLAYER_MASK != player & crate::state::PLAYER_MASK => pos,
                 _ => continue,
             };
             // A capture and a landing on one square take one piece.
