@@ -108,6 +108,24 @@ fn chess_en_passant_and_castling() {
     assert!(m.contains("King e1 - g1"), "{m}");
 }
 
+/// The same rules from the "Kiwipete" position (Peterkin), where castling
+/// on both wings, en passant, promotion and pins all meet by depth 3:
+/// its published perft 1-3 (48, 2039, 97862).
+#[test]
+fn chess_zrf_from_kiwipete() {
+    let text = std::fs::read_to_string(root().join(CHESS)).unwrap();
+    let (head, tail) = text.split_once("   (board-setup").unwrap();
+    let (_, rest) = tail.split_once("   (piece").unwrap();
+    let setup = "   (board-setup
+      (White (King e1) (Rook a1 h1) (Queen f3) (Bishop d2 e2) (Knight c3 e5)
+             (Pawn a2 b2 c2 d5 e4 f2 g2 h2))
+      (Black (King e8) (Rook a8 h8) (Queen e7) (Bishop a6 g7) (Knight b6 f6)
+             (Pawn a7 c7 d7 f7 e6 g6 b4 h3)))
+";
+    let mut vm = game("kiwipete", &format!("{head}{setup}   (piece{rest}"));
+    assert_eq!(perfts(&mut vm, 3), [48, 2039, 97862]);
+}
+
 /// A game Zillions saved (`.zsg`): its moves as Zillions wrote them
 /// (captures after the step, `partial N`, attribute settings `@ sq n n`),
 /// replayed move by move; a setup line first; an illegal move named.

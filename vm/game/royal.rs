@@ -11,8 +11,9 @@
 //! offered, and most moves need no look at the board after them. Here it
 //! is a walk of the move's edits; in ForthScript (as it was) it cost as
 //! much as generating the moves. A move is kept without a probe when
-//! - it only moves one piece that is not royal and captures (the other
-//!   edits a move runs are words: attributes, clocks, reserves), and
+//! - it only moves one piece of the mover's that is not royal, and
+//!   captures (the other edits a move runs are words: attributes,
+//!   clocks, reserves), and
 //! - no enemy piece stands where its moves could reach the royal piece,
 //!   by the reach table (`state/reach.rs`; without one, every piece may).
 //!
@@ -50,7 +51,7 @@ pub(crate) fn keep_royal_safe(vm: &mut Vm, player: i32) -> VmResult<()> {
     let mut keep = range.start;
     for m in range {
         let rec = vm.game.store.moves[m];
-        let legal = rec.pass || (unreachable && moves_no_royal(vm, m)?) || !attacked_after(vm, m, mine, enemy, enemy_for)?;
+        let legal = rec.pass || (unreachable && moves_no_royal(vm, m, mine)?) || !attacked_after(vm, m, mine, enemy, enemy_for)?;
         if legal {
             vm.game.store.moves[keep] = rec;
             keep += 1;
@@ -68,15 +69,16 @@ fn royal_pos(vm: &Vm, mine: i32) -> VmResult<Option<i32>> {
     Ok(found.map(|p| p as i32))
 }
 
-/// Move `m` moves at most one piece, not a royal one, and captures: the
-/// royal piece stays where it stands and no enemy piece appears.
-fn moves_no_royal(vm: &Vm, m: usize) -> VmResult<bool> {
+/// Move `m` moves at most one piece, one of `mine` and not royal, and
+/// captures: the royal piece stays where it stands and no enemy piece
+/// appears or moves.
+fn moves_no_royal(vm: &Vm, m: usize, mine: i32) -> VmResult<bool> {
     let mut moved = false;
     for &a in vm.game.store.actions_of(m) {
         match a {
             Action::Move { from, .. } => {
-                let piece_type = vm.game.board.get(&vm.mem, from)? & PIECE_TYPE_MASK;
-                if moved || vm.game.royal.contains(&piece_type) {
+                let piece = vm.game.board.get(&vm.mem, from)?;
+                if moved || piece & PLAYER_NUMBER_MASK != mine || vm.game.royal.contains(&(piece & PIECE_TYPE_MASK)) {
                     return Ok(false);
                 }
                 moved = true;

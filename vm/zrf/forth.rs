@@ -233,8 +233,13 @@ impl Writer<'_> {
         self.line(0, ": zrf-flag ( k -- addr )  CELLS zrf-flags + ;", None);
         self.line(0, &format!(": zrf-pflag ( pos k -- addr )  {n_pos} * + zrf-pflags + ;"), None);
         self.line(0, &format!("CREATE zrf-flags-saved {} CELLS ALLOT  CREATE zrf-pflags-saved {} ALLOT", nf.max(1), (npf * n_pos).max(1)), None);
-        self.line(0, &format!(": zrf-save-flags ( -- )  zrf-flags zrf-flags-saved {} CELLS MOVE  zrf-pflags zrf-pflags-saved {} MOVE ;", nf, npf * n_pos), None);
-        self.line(0, &format!(": zrf-restore-flags ( -- )  zrf-flags-saved zrf-flags {} CELLS MOVE  zrf-pflags-saved zrf-pflags {} MOVE ;", nf, npf * n_pos), None);
+        // A probe runs move words inside one: the flags they share are
+        // kept aside (nothing to keep when the game has none).
+        let keep = |what: &str, from: &str, to: &str, n: usize| if n == 0 { String::new() } else { format!("  {from} {to} {n}{what} MOVE") };
+        let save = keep(" CELLS", "zrf-flags", "zrf-flags-saved", nf) + &keep("", "zrf-pflags", "zrf-pflags-saved", npf * n_pos);
+        let restore = keep(" CELLS", "zrf-flags-saved", "zrf-flags", nf) + &keep("", "zrf-pflags-saved", "zrf-pflags", npf * n_pos);
+        self.line(0, &format!(": zrf-save-flags ( -- ){save} ;"), None);
+        self.line(0, &format!(": zrf-restore-flags ( -- ){restore} ;"), None);
         // `(checkmated T …)`: T's of a player are royal.
         let royal = self.royal_types(v)?;
         // Types by number: the pieces are declared further down. The

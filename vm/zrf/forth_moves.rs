@@ -17,11 +17,64 @@ use super::model::*;
 use super::sexpr::{Kind, Node};
 
 /// A sequence of instructions, one line each.
+///
+/// A test of attacks (`(verify not-attacked?)` of the square the cursor
+/// is on) generates moves of the other side: many times the cost of the
+/// direction steps and square tests that usually follow it, as in
+/// castling (`(verify not-attacked?) e (verify empty?) …`). So it is
+/// made after them: its square is kept on the stack where it stands, and
+/// the test runs before the next instruction that is neither a step nor
+/// a test of the board (or at the block's end). Tests change nothing, so
+/// a move fails or goes on exactly as written; it only fails sooner.
 pub(crate) fn block(w: &mut Writer, items: &[Node], indent: usize, drop: bool) -> Result<(), ZrfError> {
+    let mut later: Vec<(String, Span)> = Vec::new();
     for n in items {
+        match deferrable(w, n)? {
+            Some(Step::Costly(rest)) => {
+                w.line(indent, "here", Some(n.at));
+                later.push((rest, n.at));
+                continue;
+            }
+            Some(Step::Cheap) => {}
+            None => flush(w, &mut later, indent),
+        }
         instr(w, n, indent, drop)?;
     }
+    flush(w, &mut later, indent);
     Ok(())
+}
+
+/// An instruction that leaves everything as it was but the cursor
+/// (`Cheap`: a direction step, a test of the board), or a test of attacks
+/// of the cursor's square (`Costly`: its code after `here`).
+enum Step {
+    Cheap,
+    Costly(String),
+}
+
+fn deferrable(w: &mut Writer, n: &Node) -> Result<Option<Step>, ZrfError> {
+    if let Some(s) = n.sym() {
+        return Ok(w.names.as_direction(s, true).map(|_| Step::Cheap));
+    }
+    if !n.is_form("verify") {
+        return Ok(None);
+    }
+    let [c] = n.args() else { return Ok(None) };
+    let code = cond(w, c)?;
+    let costly = code.contains("zrf-attacked?") || code.contains("zrf-defended?");
+    Ok(match code.strip_prefix("here ") {
+        Some(rest) if costly && !rest.contains("here") => Some(Step::Costly(rest.to_string())),
+        _ if costly => None,
+        _ => Some(Step::Cheap),
+    })
+}
+
+/// The tests of attacks put off so far, the last first (each takes its
+/// square from the top of the stack).
+fn flush(w: &mut Writer, later: &mut Vec<(String, Span)>, indent: usize) {
+    while let Some((rest, at)) = later.pop() {
+        w.line(indent, &format!("{rest} verify"), Some(at));
+    }
 }
 
 /// Instructions that the ZRF Language Reference lists and this does not
