@@ -806,6 +806,56 @@ fn recycled_captures_go_back_to_their_owners_reserve() {
     assert_eq!(perfts(&mut game("recycle-old", &src.replace("OPTION", "(recycle-captures true)")), 2), [1, 3]);
 }
 
+/// A drop's piece appears before its captures: a capture where it lands
+/// takes the piece just dropped (Bolotoudou drops a Lock on an enemy man
+/// and captures there; its saved game then moves onto the empty square).
+/// With "recycle captures" both go back to their owners' reserves, so
+/// the single Lock is dropped again and again.
+#[test]
+fn a_drop_that_captures_where_it_lands_takes_itself() {
+    let src = r#"
+(game (title "Lock") (players A B) (turn-order A B)
+  OPTION
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (A (Lock off 1) (Man off 0)) (B (Man b1 c1) (Lock off 0)))
+  (piece (name Lock) (drops ((verify enemy?) capture add)))
+  (piece (name Man) (drops ((verify empty?) add))))
+"#;
+    let mut vm = game("lock", &src.replace("OPTION", ""));
+    let m = moves(&mut vm);
+    assert_eq!(m.len(), 2, "{m:?}");
+    let b1 = m.iter().position(|t| t.contains("b1")).unwrap_or_else(|| panic!("{m:?}"));
+    vm.generate_turn().unwrap();
+    vm.make_move(vm.game.store.current().start + b1).unwrap();
+    vm.game.store.pop_list();
+    assert_eq!(at(&vm, "b1"), 0, "the square is empty after the drop");
+    assert_eq!(at(&vm, "c1") & 0x3ff, 2, "the other man stays");
+    // Recycled: the lock goes back to A, the man to B (who drops it on
+    // one of the three empty squares).
+    let mut vm = game("lock-recycled", &src.replace("OPTION", "(option \"recycle captures\" true)"));
+    assert_eq!(perfts(&mut vm, 3), [2, 6, 12]);
+}
+
+/// Zillions writes every change of owner a move makes (`= South on
+/// b13`), which axforth's move text leaves out beside a step: a saved
+/// game's move with them is that move (Gwangsanghui's cannon takes a
+/// general and its guards change sides).
+#[test]
+fn replay_matches_a_move_whose_changes_of_owner_zillions_lists() {
+    let dir = scratch("owners");
+    let rules = r#"
+(game (title "Turn") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("2/1" (0 10))) (directions (e 1 0) (n 0 -1))))
+  (board-setup (White (Man a1)) (Black (Man b1 c2)))
+  (piece (name Man) (moves (e (verify enemy?) (change-owner c2) add) (n (verify empty?) add))))
+"#;
+    std::fs::write(dir.join("Turn.zrf"), rules).unwrap();
+    let zsg = dir.join("turn.zsg");
+    std::fs::write(&zsg, "Zillions Save Game File Version 0.02 CC\nRulesFile=Turn.zrf\nVariantName=Turn\n1. Man a1 x b1 = White on c2\n").unwrap();
+    let o = axforth(&["replay", zsg.to_str().unwrap()]);
+    assert!(stdout(&o).contains("1 plies replayed, ok"), "{}", both(&o));
+}
+
 /// A piece a saved game sets up starts with its type's attributes, as
 /// the rules' own setup gives them (Ko Shogi's saved game sets up every
 /// piece, and a banner promotes only as a `step-mover?`).

@@ -595,7 +595,29 @@ impl Vm {
             Err(none) if none.is_empty() => {}
             found => return found,
         }
-        pick_named(texts.iter().filter(|(_, t)| agrees(t, true)).collect())
+        match pick_named(texts.iter().filter(|(_, t)| agrees(t, true)).collect()) {
+            Err(none) if none.is_empty() => {}
+            found => return found,
+        }
+        // Zillions writes every change of owner (`= South on b13`), which
+        // axforth's text leaves out beside a step: with them.
+        let owned: Vec<(usize, String)> = texts.iter().map(|(m, t)| (*m, self.with_owner_changes(*m, t))).collect();
+        pick_named(owned.iter().filter(|(m, t)| texts.iter().any(|(n, u)| n == m && u != t) && agrees(t, false)).collect())
+    }
+
+    /// Move m's text with its changes of owner on squares the text does
+    /// not name, as Zillions writes them (`= South on b13`).
+    fn with_owner_changes(&self, m: usize, text: &str) -> String {
+        let mut out = text.to_string();
+        for a in self.game.store.actions_of(m) {
+            if let Action::ChangeOwner { pos, player } = *a {
+                let square = self.game.board.name(pos);
+                if !self.move_words(&out).iter().any(|w| w.eq_ignore_ascii_case(&square)) {
+                    out.push_str(&format!(" = {} on {square}", self.game.player_name(player)));
+                }
+            }
+        }
+        out
     }
 
     /// The names of pieces and players a move's text gives, each as often,

@@ -140,36 +140,55 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ zrf-in-check? ( -- ? )  the royal piece of the player to move is attacked
 : zrf-in-check? ( -- ? )  zrf-royal-pos DUP 0< IF DROP FALSE ELSE zrf-attacked? THEN ;
 
-\ zrf-recycle ( pos -- )  "recycle captures": the piece taken on pos
-\ goes back to its owner's reserve when the move is played
-: zrf-recycle ( pos -- )
-	piece-at ?DUP IF DUP #Player AND SWAP #PieceType AND zrf-slot COMPILE-LITERAL COMPILE zrf-give THEN ;
+\ zrf-recycle-piece ( piece -- )  "recycle captures": a piece taken goes
+\ back to its owner's reserve when the move is played (0: nothing)
+: zrf-recycle-piece ( piece -- )
+	?DUP IF DUP #Player AND SWAP #PieceType AND zrf-slot COMPILE-LITERAL COMPILE zrf-give THEN ;
+
+\ zrf-recycle ( pos -- )  the piece standing on pos, taken
+: zrf-recycle ( pos -- )  piece-at zrf-recycle-piece ;
+
+\ zrf-placing? ( -- ? )  the move puts a piece on its square (a drop, a
+\ copy) rather than moving one there
+: zrf-placing? ( -- ? )  zrf-dropping @ zrf-copying @ OR ;
 
 \ zrf-logged-capture? ( pos -- ? )  the move built so far captures on pos
 : zrf-logged-capture? ( pos -- ? )
 	FALSE zrf-n @ zrf-base @ ?DO I zrf-entry 1 = SWAP 3 PICK = AND NIP OR LOOP NIP ;
 
 \ zrf-recycle-landing ( -- )  "recycle captures": a piece the move lands
-\ on (taken by being landed on) goes back to its owner's reserve too
+\ on (taken by being landed on) goes back to its owner's reserve too; a
+\ moving piece's own capture there takes that piece instead (the piece
+\ put there by a drop is taken by it, after it lands)
 : zrf-recycle-landing ( -- )
-	zrf-to-pos  zrf-dropping @ zrf-copying @ OR 0= IF DUP from = IF DROP EXIT THEN THEN
+	zrf-to-pos  zrf-placing? IF zrf-recycle EXIT THEN
+	DUP from = IF DROP EXIT THEN
 	DUP zrf-logged-capture? IF DROP EXIT THEN  zrf-recycle ;
+
+\ zrf-recycle-taken ( pos -- )  "recycle captures": what a capture on pos
+\ takes goes back: the piece a drop or copy just put there, else the
+\ piece standing there
+: zrf-recycle-taken ( pos -- )
+	zrf-placing? IF DUP zrf-to-pos = IF DROP current-piece zrf-recycle-piece EXIT THEN THEN
+	zrf-recycle ;
 
 \ zrf-captures ( -- )  the captures of the move built so far, recorded
 : zrf-captures ( -- )
 	zrf-n @ zrf-base @ ?DO
-		I zrf-entry DUP 1 = IF zrf-recycle? IF OVER zrf-recycle THEN zrf-apply ELSE DROP 2DROP THEN
+		I zrf-entry DUP 1 = IF zrf-recycle? IF OVER zrf-recycle-taken THEN zrf-apply ELSE DROP 2DROP THEN
 	LOOP ;
 
 \ zrf-edits ( -- )  the edits of the move so far, recorded. The piece
 \ moves first, then its captures (as Zillions plays them: a capture
 \ where it starts takes nothing, one where it lands takes it); a drop's
-\ captures come before the piece appears; then the other edits in their
-\ order (a type or owner change of the moving piece where it lands)
+\ piece appears first too (a capture where it lands takes it: Bolotoudou's
+\ saved game drops a Lock on an enemy man and captures there, and the
+\ square is then empty); then the other edits in their order (a type or
+\ owner change of the moving piece where it lands)
 : zrf-edits ( -- )
 	zrf-recycle? IF zrf-recycle-landing THEN
-	zrf-dropping @ zrf-copying @ OR IF
-		zrf-captures  zrf-to-pos create-at
+	zrf-placing? IF
+		zrf-to-pos create-at  zrf-captures
 	ELSE
 		from zrf-to-pos 2DUP <> IF move ELSE 2DROP THEN
 		zrf-captures
@@ -187,7 +206,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ Axiom move (type: the piece it turns into, 0 none; partial: -1 not
 \ partial, 0 partial, n partial of move type n); the block goes on
 : zrf-add ( type partial -- )
-	zrf-n @ zrf-base @ =  zrf-dropping @ zrf-copying @ OR 0= AND  zrf-recycle? 0= AND IF
+	zrf-n @ zrf-base @ =  zrf-placing? 0= AND  zrf-recycle? 0= AND IF
 		\ most moves: the piece moves, nothing else is logged
 		from zrf-to-pos 2DUP <> IF move ELSE 2DROP THEN
 	ELSE  zrf-edits  THEN
