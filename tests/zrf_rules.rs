@@ -904,6 +904,16 @@ fn a_saved_game_given_its_rules_plays_its_own_variant() {
     assert!(stdout(&o).contains("[Steps]") && !o.status.success(), "{}", both(&o));
 }
 
+/// Two royal pieces of one type: each is kept out of attack (in Zillions
+/// checkmating any one wins). The rook on c1 attacks the king on c3,
+/// which must step aside; the king on a3 may not move and leave it.
+#[test]
+fn every_royal_piece_is_kept_out_of_attack() {
+    let src = KINGS.replace("(Black (King a3))", "(Black (King a3 c3))").replace("ROOK", "c1");
+    let mut vm = game("two-kings", &src);
+    assert_eq!(moves(&mut vm), vec!["King c3 - b3".to_string()]);
+}
+
 /// Two `checkmated` goals, two royal types: a piece of the second type
 /// may no more step into an attack than one of the first.
 #[test]

@@ -1,11 +1,13 @@
 //! Royal pieces: Zillions' rule that with a `(checkmated T)` goal no move
-//! may leave the mover's royal piece attacked, kept by the game layer.
+//! may leave a royal piece of the mover's attacked, kept by the game
+//! layer. With several, each is kept safe (in Zillions checkmating any
+//! one wins).
 //!
-//! Owns the declaration `{royal}` ( type -- ), the word `$Probing?` and
-//! `keep_royal_safe`, which move generation (`generate.rs`) runs over
-//! each list it fills for a game with royal pieces: a move after which
-//! an enemy move could end on the mover's royal piece (the first on the
-//! board, by position, of the royal types) or capture it is dropped.
+//! Owns the declaration `{royal}` ( type -- ), the words `$Probing?` and
+//! `$RoyalAttacked?`, and `keep_royal_safe`, which move generation
+//! (`generate.rs`) runs over each list it fills for a game with royal
+//! pieces: a move after which an enemy move could end on a royal piece
+//! of the mover's or capture it is dropped.
 //!
 //! Why here and not in the translated rules: the test runs once per move
 //! offered, and most moves need no look at the board after them. Here it
@@ -14,11 +16,11 @@
 //! - it only moves one piece of the mover's that is not royal, and
 //!   captures (the other edits a move runs are words: attributes,
 //!   clocks, reserves), and
-//! - no enemy piece stands where its moves could reach the royal piece,
+//! - no enemy piece stands where its moves could reach a royal piece,
 //!   by the reach table (`state/reach.rs`; without one, every piece may).
 //!
 //! Otherwise its edits are written on the board, the enemy's moves that
-//! could reach the royal piece are generated (`probe::reaches`, with
+//! could reach the royal pieces are generated (`probe::reaches`, with
 //! `Game::probing` set: the rules' own tests of attacks answer false
 //! then, as Zillions does not look two moves ahead), and the board is put
 //! back. Words a move runs when played (literals and calls) are not run:
@@ -34,7 +36,7 @@ use crate::state::{PIECE_TYPE_MASK, PLAYER_NUMBER_MASK};
 use crate::vm::{word, Vm};
 
 /// Drops from the current list the moves of `player` after which an
-/// enemy move could reach `player`'s royal piece. Pass moves stay.
+/// enemy move could reach one of `player`'s royal pieces. Pass moves stay.
 pub(crate) fn keep_royal_safe(vm: &mut Vm, player: i32) -> VmResult<()> {
     let range = vm.game.store.current();
     if range.is_empty() {
@@ -43,11 +45,14 @@ pub(crate) fn keep_royal_safe(vm: &mut Vm, player: i32) -> VmResult<()> {
     let (enemy, enemy_for) = vm.generating_players(player, true, "{royal}")?;
     let mine = player & PLAYER_NUMBER_MASK;
     // The board stands still while the list is walked: whether any enemy
-    // piece could reach the royal piece now is asked once.
-    let unreachable = match royal_pos(vm, mine)? {
-        Some(k) => !may_be_reached(vm, enemy_for, k)?,
-        None => true,
-    };
+    // piece could reach a royal piece now is asked once.
+    let mut unreachable = true;
+    for k in royal_squares(vm, mine)? {
+        if may_be_reached(vm, enemy_for, k)? {
+            unreachable = false;
+            break;
+        }
+    }
     let mut keep = range.start;
     for m in range {
         let rec = vm.game.store.moves[m];
@@ -61,16 +66,27 @@ pub(crate) fn keep_royal_safe(vm: &mut Vm, player: i32) -> VmResult<()> {
     Ok(())
 }
 
-/// The first position holding a royal piece of player number `mine`.
-fn royal_pos(vm: &Vm, mine: i32) -> VmResult<Option<i32>> {
+/// The positions holding a royal piece of player number `mine`.
+fn royal_squares(vm: &Vm, mine: i32) -> VmResult<Vec<i32>> {
     let cells = vm.game.board.cells(&vm.mem)?;
     let royal = &vm.game.royal;
-    let found = cells.iter().take(vm.game.board.positions).position(|c| c & PLAYER_NUMBER_MASK == mine && royal.contains(&(c & PIECE_TYPE_MASK)));
-    Ok(found.map(|p| p as i32))
+    let found = cells.iter().take(vm.game.board.positions).enumerate().filter(|&(_, c)| c & PLAYER_NUMBER_MASK == mine && royal.contains(&(c & PIECE_TYPE_MASK)));
+    Ok(found.map(|(p, _)| p as i32).collect())
+}
+
+/// Whether a move of `enemy`'s (moving `enemy_for`'s pieces) could end
+/// on a royal piece of `mine` or capture it, on the board as it stands.
+fn royal_attacked(vm: &mut Vm, mine: i32, enemy: i32, enemy_for: i32) -> VmResult<bool> {
+    for k in royal_squares(vm, mine)? {
+        if reaches(vm, enemy, enemy_for, 0, k)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Move `m` moves at most one piece, one of `mine` and not royal, and
-/// captures: the royal piece stays where it stands and no enemy piece
+/// captures: the royal pieces stay where they stand and no enemy piece
 /// appears or moves.
 fn moves_no_royal(vm: &Vm, m: usize, mine: i32) -> VmResult<bool> {
     let mut moved = false;
@@ -95,10 +111,7 @@ fn moves_no_royal(vm: &Vm, m: usize, mine: i32) -> VmResult<bool> {
 /// capture it.
 fn attacked_after(vm: &mut Vm, m: usize, mine: i32, enemy: i32, enemy_for: i32) -> VmResult<bool> {
     let mut saved: Vec<(i32, i32)> = Vec::new();
-    let result = write_edits(vm, m, &mut saved).and_then(|()| match royal_pos(vm, mine)? {
-        Some(k) => reaches(vm, enemy, enemy_for, 0, k),
-        None => Ok(false),
-    });
+    let result = write_edits(vm, m, &mut saved).and_then(|()| royal_attacked(vm, mine, enemy, enemy_for));
     for &(pos, old) in saved.iter().rev() {
         vm.game.board.set(&mut vm.mem, pos, old)?;
     }
@@ -145,8 +158,8 @@ fn write_edits(vm: &mut Vm, m: usize, saved: &mut Vec<(i32, i32)>) -> VmResult<(
 pub fn register(vm: &mut Vm) {
     let table = [
         // Not the original's: pieces of this type are royal (Zillions'
-        // `checkmated`): no move is offered that leaves the mover's first
-        // royal piece on the board where an enemy move could reach it.
+        // `checkmated`): no move is offered that leaves a royal piece of
+        // the mover's where an enemy move could reach it.
         word("{royal}", "( type -- )", |vm| {
             let t = vm.pop()?;
             if t < 1 || t as usize > vm.game.pieces.len() {
@@ -156,6 +169,16 @@ pub fn register(vm: &mut Vm) {
                 vm.game.royal.push(t);
             }
             Ok(())
+        }),
+        // Not the original's: a royal piece of the player to move could
+        // be taken by the next player's move (Zillions' check, for the
+        // `checkmated` goal).
+        word("$RoyalAttacked?", "( -- ? )", |vm| {
+            let player = vm.current_turn().player;
+            let (enemy, enemy_for) = vm.generating_players(player, true, "$RoyalAttacked?")?;
+            vm.refresh_events();
+            let attacked = royal_attacked(vm, player & PLAYER_NUMBER_MASK, enemy, enemy_for)?;
+            vm.push(if attacked { -1 } else { 0 })
         }),
         // Not the original's: true while a probe for the attackers of a
         // square generates moves (`$Reaches?`, the royal pieces' test):

@@ -240,15 +240,6 @@ impl Writer<'_> {
         let restore = keep(" CELLS", "zrf-flags-saved", "zrf-flags", nf) + &keep("", "zrf-pflags-saved", "zrf-pflags", npf * n_pos);
         self.line(0, &format!(": zrf-save-flags ( -- ){save} ;"), None);
         self.line(0, &format!(": zrf-restore-flags ( -- ){restore} ;"), None);
-        // `(checkmated T …)`: T's of a player are royal.
-        let royal = self.royal_types(v)?;
-        // Types by number: the pieces are declared further down. The
-        // first square (-1 as unsigned is last) holding one of them.
-        let find: String = royal.iter().map(|(t, name)| format!(" zrf-mine {t} OR ( {name} ) zrf-owner+type $FindPiece 2DUP U< IF DROP ELSE NIP THEN")).collect();
-        self.line(0, "\\ zrf-royal-pos ( -- pos )  where the royal piece of the player to move stands, -1 if nowhere", None);
-        self.line(0, ": zrf-mine ( -- player )  current-player #PlayerNumber AND ;", None);
-        self.line(0, "#PlayerNumber #PieceType OR CONSTANT zrf-owner+type", None);
-        self.line(0, &format!(": zrf-royal-pos ( -- pos )  -1{find} ;"), None);
         self.line(0, "\\ zrf-clear-flags ( -- )  flags live while one move block runs", None);
         let mut clear = String::from(": zrf-clear-flags ( -- )");
         if nf > 0 {

@@ -195,7 +195,7 @@ fn goal_cond(w: &Writer, n: &Node, k: usize, helpers: &mut Vec<Vec<String>>) -> 
         "repetition" => "repetition-count 3 >=".into(),
         // No move, and the royal piece attacked (only the player to move
         // can be: only its moves are known).
-        "checkmated" => "current-player zrf-who @ = stalemate? AND DUP IF DROP zrf-in-check? THEN".into(),
+        "checkmated" => "current-player zrf-who @ = stalemate? AND DUP IF DROP $RoyalAttacked? THEN".into(),
         _ => return Err(w.err(n.at, format!("`{head}` is not a goal Zillions knows"))),
     })
 }

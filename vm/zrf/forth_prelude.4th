@@ -137,9 +137,6 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ zrf-attacked? ( pos -- ? )  `attacked?` by any move
 : zrf-attacked? ( pos -- ? )  0 zrf-attacked?-by ;
 
-\ zrf-in-check? ( -- ? )  the royal piece of the player to move is attacked
-: zrf-in-check? ( -- ? )  zrf-royal-pos DUP 0< IF DROP FALSE ELSE zrf-attacked? THEN ;
-
 \ zrf-recycle-piece ( piece -- )  "recycle captures": a piece taken goes
 \ back to its owner's reserve when the move is played (0: nothing)
 : zrf-recycle-piece ( piece -- )
