@@ -856,6 +856,42 @@ fn replay_matches_a_move_whose_changes_of_owner_zillions_lists() {
     assert!(stdout(&o).contains("1 plies replayed, ok"), "{}", both(&o));
 }
 
+/// `cascade`: the moving piece goes where it is bound (`to`, else the
+/// cursor) and the piece standing there moves on; each cascaded piece is
+/// the one that stood there when the move began, so a ring of pieces
+/// pushed round moves as one (Chase's saved game turns a whole edge of
+/// its board one place).
+#[test]
+fn cascades_move_as_one_and_go_where_bound() {
+    let src = r#"
+(game (title "Ring") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0)))
+     (links next (a1 b1) (b1 c1) (c1 a1)))
+  (board-setup (White (A a1) (B b1) (C c1)) (Black (A d1)))
+  (piece (name A) (moves MOVES))
+  (piece (name B))
+  (piece (name C)))
+"#;
+    let play = |name: &str, moves: &str| {
+        let mut vm = game(name, &src.replace("MOVES", moves));
+        vm.generate_turn().unwrap();
+        let first = vm.game.store.current().start;
+        vm.make_move(first).unwrap();
+        vm.game.store.pop_list();
+        ["a1", "b1", "c1", "d1"].map(|sq| at(&vm, sq) & 0x3ff)
+    };
+    // Round the ring: A to b1, B to c1, C to a1.
+    assert_eq!(play("ring", "(next cascade next cascade next add)"), [3, 1, 2, 1]);
+    // Bound to b1 by `to`, A goes there when C's square cascades it on;
+    // C goes on to d1 (taking the black piece there).
+    let src2 = "(e to e cascade e add)";
+    let mut vm = game("bound", &src.replace("MOVES", src2).replace("(B b1) (C c1)", "(C c1)"));
+    vm.generate_turn().unwrap();
+    let first = vm.game.store.current().start;
+    vm.make_move(first).unwrap();
+    assert_eq!(["a1", "b1", "c1", "d1"].map(|sq| at(&vm, sq) & 0x3ff), [0, 1, 0, 3]);
+}
+
 /// A piece a saved game sets up starts with its type's attributes, as
 /// the rules' own setup gives them (Ko Shogi's saved game sets up every
 /// piece, and a banner promotes only as a `step-mover?`).

@@ -543,6 +543,10 @@ pub fn register(vm: &mut Vm) {
         }),
         // ---- edits ----
         direct("move", "( from to -- )", |vm, from, to| vm.edit(Action::Move { from, to })).recording(Recorded::Move),
+        // Not the original's: `move`, of what `from` held when the move
+        // began (a piece this move put there stays): pieces pushing each
+        // other round a ring (ZRF's `cascade`) move as one.
+        direct("$Cascade", "( from to -- )", |vm, from, to| vm.edit(Action::Cascade { from, to })),
         direct("capture", "( -- )", |vm, _, _| vm.edit(Action::Capture(here(vm)))).recording(Recorded::Capture),
         direct("capture-at", "( pos -- )", |vm, pos, _| vm.edit(Action::Capture(pos))).recording(Recorded::CaptureAt),
         direct("drop", "( -- )", place_current).recording(Recorded::PlaceCurrent),

@@ -100,7 +100,7 @@ impl Vm {
         let mut take = (0, 0);
         let mut taken: Vec<i32> = Vec::new();
         let actions = self.game.store.actions_of(m);
-        let moved = |pos: i32| actions.iter().any(|a| matches!(*a, Action::Move { from, to } if from == pos || to == pos));
+        let moved = |pos: i32| actions.iter().any(|a| matches!(*a, Action::Move { from, to } | Action::Cascade { from, to } if from == pos || to == pos));
         for a in actions {
             let pos = match *a {
                 Action::Capture(pos) => pos,

@@ -256,6 +256,9 @@ impl Vm {
 
     fn apply_move_actions(&mut self, m: usize, frame: &mut Option<StackFrame>) -> VmResult<()> {
         let rec = self.game.store.moves[m];
+        if self.game.store.actions_of(m).iter().any(|a| matches!(a, Action::Cascade { .. })) {
+            return self.apply_cascading(m, frame);
+        }
         for i in rec.actions..rec.actions + rec.len {
             // A word the move runs may pop the move's own list.
             let Some(&action) = self.game.store.actions.get(i as usize) else {
@@ -268,6 +271,52 @@ impl Vm {
                 Action::Lit(n) => self.push(n)?,
                 Action::Call(xt) => self.execute_hot(xt)?,
                 edit => self.apply_edit(edit)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// `apply_move_actions` for a move with cascades (`$Cascade`), which
+    /// read what their square held when the move began: each square's
+    /// content before its first edit is kept.
+    #[cold]
+    fn apply_cascading(&mut self, m: usize, frame: &mut Option<StackFrame>) -> VmResult<()> {
+        let rec = self.game.store.moves[m];
+        let mut before: Vec<(i32, i32)> = Vec::new();
+        for i in rec.actions..rec.actions + rec.len {
+            let Some(&action) = self.game.store.actions.get(i as usize) else {
+                return Err(ErrorKind::Game("the move's list was deallocated while the move was being played".into()).into());
+            };
+            if matches!(action, Action::Lit(_) | Action::Call(_)) && frame.is_none() {
+                *frame = Some(self.enter_frame()?);
+            }
+            match action {
+                Action::Lit(n) => self.push(n)?,
+                Action::Call(xt) => self.execute_hot(xt)?,
+                Action::Cascade { from, to } => {
+                    let earlier = before.iter().find(|&&(p, _)| p == from).map(|&(_, c)| c);
+                    let content = match earlier {
+                        Some(c) => c,
+                        None => {
+                            let c = self.cell(from)?;
+                            before.push((from, c));
+                            self.set_cell(from, 0)?;
+                            c
+                        }
+                    };
+                    if !before.iter().any(|&(p, _)| p == to) {
+                        before.push((to, self.cell(to)?));
+                    }
+                    self.set_cell(to, content)?;
+                }
+                edit => {
+                    for p in edit.positions().into_iter().flatten() {
+                        if !before.iter().any(|&(q, _)| q == p) {
+                            before.push((p, self.cell(p)?));
+                        }
+                    }
+                    self.apply_edit(edit)?;
+                }
             }
         }
         Ok(())
@@ -748,7 +797,8 @@ impl Vm {
     /// One board edit, applied now; the position's Zobrist key follows it.
     pub fn apply_edit(&mut self, a: Action) -> VmResult<()> {
         match a {
-            Action::Move { from, to } => {
+            // Alone (outside a move), what `from` holds now.
+            Action::Move { from, to } | Action::Cascade { from, to } => {
                 let c = self.cell(from)?;
                 self.set_cell(from, 0)?;
                 self.set_cell(to, c)

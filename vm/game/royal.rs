@@ -100,7 +100,7 @@ fn moves_no_royal(vm: &Vm, m: usize, mine: i32) -> VmResult<bool> {
                 moved = true;
             }
             Action::Capture(_) | Action::Lit(_) | Action::Call(_) => {}
-            Action::Place { .. } | Action::ChangeType { .. } | Action::ChangeOwner { .. } => return Ok(false),
+            Action::Place { .. } | Action::ChangeType { .. } | Action::ChangeOwner { .. } | Action::Cascade { .. } => return Ok(false),
         }
     }
     Ok(true)
@@ -120,33 +120,47 @@ fn attacked_after(vm: &mut Vm, m: usize, mine: i32, enemy: i32, enemy_for: i32) 
 
 /// Writes move `m`'s board edits, keeping each square's old content.
 fn write_edits(vm: &mut Vm, m: usize, saved: &mut Vec<(i32, i32)>) -> VmResult<()> {
+    fn set(vm: &mut Vm, saved: &mut Vec<(i32, i32)>, pos: i32, value: i32) -> VmResult<()> {
+        let old = vm.game.board.get(&vm.mem, pos)?;
+        saved.push((pos, old));
+        vm.game.board.set(&mut vm.mem, pos, value)
+    }
     let edits = vm.game.store.actions_of(m).len();
     for i in 0..edits {
         let a = vm.game.store.actions_of(m)[i];
-        let mut set = |vm: &mut Vm, pos: i32, value: i32| -> VmResult<()> {
-            let old = vm.game.board.get(&vm.mem, pos)?;
-            saved.push((pos, old));
-            vm.game.board.set(&mut vm.mem, pos, value)
-        };
         let cell = |vm: &Vm, pos: i32| vm.game.board.get(&vm.mem, pos);
         match a {
             Action::Move { from, to } => {
                 let c = cell(vm, from)?;
-                set(vm, from, 0)?;
-                set(vm, to, c)?;
+                set(vm, saved, from, 0)?;
+                set(vm, saved, to, c)?;
             }
-            Action::Capture(pos) => set(vm, pos, 0)?,
-            Action::Place { pos, content } => set(vm, pos, content)?,
+            // What `from` held before the move (`saved` keeps each
+            // square's first content); emptied unless this move put a
+            // piece there.
+            Action::Cascade { from, to } => {
+                let c = match saved.iter().find(|&&(p, _)| p == from) {
+                    Some(&(_, c)) => c,
+                    None => {
+                        let c = cell(vm, from)?;
+                        set(vm, saved, from, 0)?;
+                        c
+                    }
+                };
+                set(vm, saved, to, c)?;
+            }
+            Action::Capture(pos) => set(vm, saved, pos, 0)?,
+            Action::Place { pos, content } => set(vm, saved, pos, content)?,
             Action::ChangeType { pos, piece_type } => {
                 let c = cell(vm, pos)?;
                 if c != 0 {
-                    set(vm, pos, (c & !PIECE_TYPE_MASK) | (piece_type & PIECE_TYPE_MASK))?;
+                    set(vm, saved, pos, (c & !PIECE_TYPE_MASK) | (piece_type & PIECE_TYPE_MASK))?;
                 }
             }
             Action::ChangeOwner { pos, player } => {
                 let c = cell(vm, pos)?;
                 if c != 0 {
-                    set(vm, pos, (c & !crate::state::PLAYER_MASK) | (player & crate::state::PLAYER_MASK))?;
+                    set(vm, saved, pos, (c & !crate::state::PLAYER_MASK) | (player & crate::state::PLAYER_MASK))?;
                 }
             }
             Action::Lit(_) | Action::Call(_) => {}

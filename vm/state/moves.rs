@@ -31,6 +31,10 @@ pub enum Action {
     Lit(i32),
     /// Run a word when the move is played (`COMPILE`).
     Call(u32),
+    /// Move what `from` held when the move began to `to` (`$Cascade`):
+    /// `from` is emptied only if nothing of this move put a piece there,
+    /// so a ring of pieces each moving one place on moves as one.
+    Cascade { from: i32, to: i32 },
 }
 
 impl Default for Action {
@@ -48,12 +52,13 @@ impl Action {
     pub const CHANGE_OWNER: u32 = 4;
     pub const LIT: u32 = 5;
     pub const CALL: u32 = 6;
+    pub const CASCADE: u32 = 7;
 
     /// The positions an edit touches (twice the same for one); none for
     /// the others.
     pub fn positions(self) -> Option<[i32; 2]> {
         match self {
-            Action::Move { from, to } => Some([from, to]),
+            Action::Move { from, to } | Action::Cascade { from, to } => Some([from, to]),
             Action::Capture(pos) | Action::Place { pos, .. } | Action::ChangeType { pos, .. } | Action::ChangeOwner { pos, .. } => Some([pos, pos]),
             Action::Lit(_) | Action::Call(_) => None,
         }
@@ -202,7 +207,7 @@ impl MoveStore {
         let Some(r) = self.moves.get(m) else { return false };
         let actions = self.actions.get(r.actions as usize..(r.actions + r.len) as usize).unwrap_or(&[]);
         actions.iter().any(|a| match *a {
-            Action::Move { to, .. } => to == pos,
+            Action::Move { to, .. } | Action::Cascade { to, .. } => to == pos,
             Action::Capture(p) => p == pos,
             Action::Place { pos: p, .. } => p == pos,
             _ => false,
@@ -384,6 +389,24 @@ fn write_parts(game: &Game, mem: &crate::memory::Memory, m: usize, out: &mut Str
                 placed.push((to, content));
                 last = Some(to);
             }
+            Action::Cascade { from, to } => {
+                // What stood there before the move; its square keeps what
+                // an earlier part put there.
+                let content = on_board(from);
+                if !owners {
+                    part(out);
+                    if content != 0 {
+                        let _ = write!(out, "{} ", piece(content & PIECE_TYPE_MASK));
+                    }
+                    let sep = if on_board(to) != 0 { "x" } else { "-" };
+                    let _ = write!(out, "{} {sep} {}", square(from), square(to));
+                }
+                if !placed.iter().any(|&(p, _)| p == from) {
+                    placed.push((from, 0));
+                }
+                placed.push((to, content));
+                last = Some(to);
+            }
             Action::Capture(pos) => {
                 if !owners {
                     part(out);
@@ -506,6 +529,7 @@ mod tests {
             (Action::ChangeOwner { pos: 3, player: 4 }, Action::CHANGE_OWNER, Some(4)),
             (Action::Lit(3), Action::LIT, None),
             (Action::Call(3), Action::CALL, None),
+            (Action::Cascade { from: 3, to: 4 }, Action::CASCADE, Some(4)),
         ];
         for (a, tag, y) in cases {
             let p = &a as *const Action as *const u32;

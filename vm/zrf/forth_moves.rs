@@ -108,9 +108,10 @@ fn instr(w: &mut Writer, n: &Node, indent: usize, drop: bool) -> Result<(), ZrfE
                 "to" => "here zrf-dest !".to_string(),
                 "mark" => "here zrf-mark !".to_string(),
                 "back" => "zrf-mark @ to".to_string(),
-                // The piece moves here as a part of the move; the piece
-                // standing here (before the move) moves on from here.
-                "cascade" => "from here 6 zrf-log!  here home".to_string(),
+                // The piece moving goes where it is bound (`to`, else
+                // here) as a part of the move; the piece standing here
+                // (before the move) moves on from here, bound nowhere yet.
+                "cascade" => "from zrf-to-pos 6 zrf-log!  -1 zrf-dest !  here home".to_string(),
                 other if NOT_YET.contains(&other) => return Err(w.err(n.at, format!("`{s}` is not supported yet"))),
                 _ => return Err(w.err(n.at, format!("`{s}` is neither an instruction of the move language nor a direction of this board"))),
             };

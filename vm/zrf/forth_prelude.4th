@@ -175,24 +175,31 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 		I zrf-entry DUP 1 = IF zrf-recycle? IF OVER zrf-recycle-taken THEN zrf-apply ELSE DROP 2DROP THEN
 	LOOP ;
 
-\ zrf-edits ( -- )  the edits of the move so far, recorded. The piece
-\ moves first, then its captures (as Zillions plays them: a capture
-\ where it starts takes nothing, one where it lands takes it); a drop's
-\ piece appears first too (a capture where it lands takes it: Bolotoudou's
-\ saved game drops a Lock on an enemy man and captures there, and the
-\ square is then empty); then the other edits in their order (a type or
-\ owner change of the moving piece where it lands)
+\ zrf-cascades ( -- any? )  the pieces `cascade` pushed on, recorded in
+\ their order, each as it stood when the move began (`$Cascade`: a ring
+\ of pieces pushed round, the last going where the first stood, moves
+\ as one); whether there were any
+: zrf-cascades ( -- any? )
+	FALSE zrf-n @ zrf-base @ ?DO I zrf-entry 6 = IF $Cascade DROP TRUE ELSE 2DROP THEN LOOP ;
+
+\ zrf-edits ( -- )  the edits of the move so far, recorded, in the order
+\ Zillions plays them: the pieces cascaded on, then the piece that moves
+\ (as it stood when the move began, when pieces were cascaded), then the
+\ captures (a capture where a piece landed takes it: KoShogi's saved
+\ game takes the moving piece so, Chase's the piece a cascade put in
+\ its chamber), then the other edits in their order (a type or owner
+\ change of the moving piece where it lands). A drop's piece appears
+\ first (a capture where it lands takes it: Bolotoudou's saved game
+\ drops a Lock on an enemy man and captures there, and the square is
+\ then empty)
 : zrf-edits ( -- )
 	zrf-recycle? IF zrf-recycle-landing THEN
 	zrf-placing? IF
-		zrf-to-pos create-at  zrf-captures
+		zrf-to-pos create-at  zrf-captures  zrf-cascades DROP
 	ELSE
-		from zrf-to-pos 2DUP <> IF move ELSE 2DROP THEN
+		zrf-cascades  from zrf-to-pos 2DUP <> IF ROT IF $Cascade ELSE move THEN ELSE 2DROP DROP THEN
 		zrf-captures
 	THEN
-	\ cascaded pieces move after it, the last cascaded first: each goes
-	\ where the piece after it left
-	zrf-n @ BEGIN DUP zrf-base @ > WHILE 1- DUP zrf-entry 6 = IF move ELSE 2DROP THEN REPEAT DROP
 	zrf-n @ zrf-base @ ?DO
 		I zrf-entry DUP 1 <> IF
 			2DUP zrf-mover-edit? IF NIP zrf-to-pos SWAP THEN zrf-apply

@@ -32,7 +32,7 @@ fn signature(store: &MoveStore, m: usize) -> usize {
     let mut add = |x: i64| h = (h ^ x as u64).wrapping_mul(0x0000_0100_0000_01B3);
     for a in store.actions_of(m).iter().take(6) {
         match *a {
-            Action::Move { from, to } => {
+            Action::Move { from, to } | Action::Cascade { from, to } => {
                 add(1);
                 add(from as i64);
                 add(to as i64);
