@@ -1,12 +1,16 @@
 //! Move generation (AXIOM.md §3): running the move words of the player to
 //! move, the board queries they ask and the edits they record.
 //!
-//! Owns `generate`, which fills one new move list: it runs the plan's move
+//! Owns `fill`, which fills one new move list: it runs the plan's move
 //! words (`jit/plan.rs`) in the generation context (`from`, `here`, the
-//! current piece and player, the move being built: `state/context.rs`). Queries read the board in data space and never change it; edits
-//! are recorded into the move being built. Outside move generation (in
+//! current piece and player, the move being built: `state/context.rs`).
+//! Queries read the board in data space and never change it; edits are
+//! recorded into the move being built. Outside move generation (in
 //! `OnNewGame`, or in words a move runs when it is played) an edit is
-//! applied to the board at once.
+//! applied to the board at once. Also `finish` (the rules of a list as a
+//! whole) and `generate_reaching` (a probe's list); a turn's list, which
+//! also drops the moves that leave a royal piece attacked, is
+//! `play::generate`.
 
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::jit::{guard_checks, Drive, DriveEnd, MoveWordCode, MoveWordEnd, MoveWords, Plan, PlanKey, PlanLoop, Plans, KEPT_PLANS};
@@ -20,26 +24,12 @@ use crate::vm::{direct, word, Vm};
 pub use crate::state::context::{Context, Recorded};
 pub use crate::state::{piece_value, player_index};
 
-/// Pushes a new move list with the moves of `player`, moving the pieces of
-/// `for_player`, restricted to `of_type` (0: all), and makes it current.
-/// With `forced_pass`, an empty list gets a Pass when `$passTurnForced` is ON
-/// (not for the next step of a partial chain: the chain just ends).
-pub fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool) -> VmResult<()> {
-    generate_in(vm, player, for_player, of_type, forced_pass, None)
-}
-
-/// `generate`, leaving out moves that cannot end on `target` or capture
-/// there: with the game's reach table (`state/reach.rs`) only the pieces
-/// (and drops) that could are run, so a probe for the attackers of a
-/// square runs a few move words instead of all. The moves left include
-/// every one that reaches `target` (and may include others). Without a
-/// table, or with move priorities (which rank a move against all the
-/// others), every move is generated.
-pub fn generate_reaching(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: i32) -> VmResult<()> {
-    generate_in(vm, player, for_player, of_type, true, Some(target))
-}
-
-fn generate_in(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool, target: Option<i32>) -> VmResult<()> {
+/// Pushes a new move list with the moves the move words of `player` add,
+/// moving the pieces of `for_player`, restricted to `of_type` (0: all),
+/// and makes it current: the list before the rules that keep or drop
+/// moves of it as a whole (royal pieces, `play.rs`; then `finish`). With
+/// `target`, a probe's list (`generate_reaching`).
+pub fn fill(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: Option<i32>) -> VmResult<()> {
     let saved = vm.game.save_generation();
     let probing = vm.game.probing;
     vm.game.probing |= target.is_some();
@@ -57,14 +47,32 @@ fn generate_in(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_p
     if vm.game.snapshot_count > boards {
         boards_left(vm, boards)?;
     }
-    if target.is_none() && !vm.game.royal.is_empty() && !vm.game.probing {
-        super::royal::keep_royal_safe(vm, player)?;
-    }
+    Ok(())
+}
+
+/// The rules of the current list as a whole: only the moves of the best
+/// move priority present stay; with `forced_pass`, an empty list gets a
+/// Pass when `$passTurnForced` is ON (not for the next step of a partial
+/// chain: the chain just ends).
+pub fn finish(vm: &mut Vm, forced_pass: bool) {
     let game = &mut vm.game;
     game.store.apply_priorities(&game.priorities);
     if forced_pass && game.store.count() == 0 && vm.directive("$passTurnForced") {
         vm.game.store.add_empty(true);
     }
+}
+
+/// A list as `generate` (`play.rs`) makes it, leaving out moves that
+/// cannot end on `target` or capture
+/// there: with the game's reach table (`state/reach.rs`) only the pieces
+/// (and drops) that could are run, so a probe for the attackers of a
+/// square runs a few move words instead of all. The moves left include
+/// every one that reaches `target` (and may include others). Without a
+/// table, or with move priorities (which rank a move against all the
+/// others), every move is generated.
+pub fn generate_reaching(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: i32) -> VmResult<()> {
+    fill(vm, player, for_player, of_type, Some(target))?;
+    finish(vm, true);
     Ok(())
 }
 

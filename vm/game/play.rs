@@ -7,7 +7,7 @@
 //! (`state/turn.rs`). Touches the board only through `Board`'s cell
 //! addresses in the data space.
 
-use super::generate::generate;
+use super::generate::{fill, finish};
 use crate::state::moves::{move_text, write_move_text, Action, NOT_PARTIAL};
 use crate::state::{Engine, Turn, DRAW_SCORE, PIECE_TYPE_MASK, PLAYER_MASK, UNKNOWN_SCORE};
 use crate::error::{ErrorKind, VmError, VmResult};
@@ -791,6 +791,20 @@ impl Vm {
 pub fn normalize(text: &str) -> String {
     let spaced = text.replace('-', " - ").replace('=', " = ");
     spaced.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
+}
+
+/// Pushes the list of the moves of `player`, moving the pieces of
+/// `for_player`, restricted to `of_type` (0: all), and makes it current:
+/// what its move words add (`generate::fill`), less the moves that leave
+/// a royal piece attacked (`royal.rs`), then the rules of the list as a
+/// whole (`generate::finish`: priorities, a forced pass).
+pub(crate) fn generate(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, forced_pass: bool) -> VmResult<()> {
+    fill(vm, player, for_player, of_type, None)?;
+    if !vm.game.royal.is_empty() && !vm.game.probing {
+        super::royal::keep_royal_safe(vm, player)?;
+    }
+    finish(vm, forced_pass);
+    Ok(())
 }
 
 impl Vm {
