@@ -179,3 +179,13 @@ fn a_move_word_that_leaves_cloned_boards_is_told() {
     let error = text(&strict.stderr);
     assert!(error.contains("error: move generation left 18 board(s) cloned: each `$CloneBoard` in a move word needs a `$DeallocateBoard`"), "{error}");
 }
+
+/// `{royal}` names a declared piece type.
+#[test]
+fn royal_names_a_declared_piece_type() {
+    assert_eq!(error_of("1 {royal}"), "error: `{royal}` names a piece type: declare the pieces first (`{pieces … pieces}`) in `{royal}`\n  --> x.4th:1:3");
+    assert_eq!(
+        error_of(&format!("{GAME}{{pieces {{piece}} K pieces}}\n7 {{royal}}")),
+        "error: `{royal}` takes a piece type (1 to 1), not 7 in `{royal}`\n  --> x.4th:4:3"
+    );
+}

@@ -176,6 +176,9 @@ pub fn register(vm: &mut Vm) {
         // the mover's where an enemy move could reach it.
         word("{royal}", "( type -- )", |vm| {
             let t = vm.pop()?;
+            if vm.game.pieces.is_empty() {
+                return Err(ErrorKind::Game("`{royal}` names a piece type: declare the pieces first (`{pieces … pieces}`)".into()).into());
+            }
             if t < 1 || t as usize > vm.game.pieces.len() {
                 return Err(ErrorKind::Game(format!("`{{royal}}` takes a piece type (1 to {}), not {t}", vm.game.pieces.len())).into());
             }
