@@ -256,9 +256,9 @@ impl Vm {
 
     fn apply_move_actions(&mut self, m: usize, frame: &mut Option<StackFrame>) -> VmResult<()> {
         let rec = self.game.store.moves[m];
-        if self.game.store.actions_of(m).iter().any(|a| matches!(a, Action::Cascade { .. })) {
-            return self.apply_cascading(m, frame);
-        }
+        // A move with cascades (`$Cascade`) reads what squares held when
+        // it began: each square's content before its first edit is kept.
+        let mut before = self.game.store.actions_of(m).iter().any(|a| matches!(a, Action::Cascade { .. })).then(Vec::new);
         for i in rec.actions..rec.actions + rec.len {
             // A word the move runs may pop the move's own list.
             let Some(&action) = self.game.store.actions.get(i as usize) else {
@@ -267,57 +267,43 @@ impl Vm {
             if matches!(action, Action::Lit(_) | Action::Call(_)) && frame.is_none() {
                 *frame = Some(self.enter_frame()?);
             }
-            match action {
-                Action::Lit(n) => self.push(n)?,
-                Action::Call(xt) => self.execute_hot(xt)?,
-                edit => self.apply_edit(edit)?,
+            match (action, before.as_mut()) {
+                (Action::Lit(n), _) => self.push(n)?,
+                (Action::Call(xt), _) => self.execute_hot(xt)?,
+                (Action::Cascade { from, to }, Some(before)) => self.apply_cascade(from, to, before)?,
+                (edit, Some(before)) => {
+                    for p in edit.positions().into_iter().flatten() {
+                        self.keep_before(before, p)?;
+                    }
+                    self.apply_edit(edit)?;
+                }
+                (edit, None) => self.apply_edit(edit)?,
             }
         }
         Ok(())
     }
 
-    /// `apply_move_actions` for a move with cascades (`$Cascade`), which
-    /// read what their square held when the move began: each square's
-    /// content before its first edit is kept.
+    /// `$Cascade` within a move: what `from` held when the move began goes
+    /// to `to`; `from` is emptied unless an earlier edit put a piece there.
     #[cold]
-    fn apply_cascading(&mut self, m: usize, frame: &mut Option<StackFrame>) -> VmResult<()> {
-        let rec = self.game.store.moves[m];
-        let mut before: Vec<(i32, i32)> = Vec::new();
-        for i in rec.actions..rec.actions + rec.len {
-            let Some(&action) = self.game.store.actions.get(i as usize) else {
-                return Err(ErrorKind::Game("the move's list was deallocated while the move was being played".into()).into());
-            };
-            if matches!(action, Action::Lit(_) | Action::Call(_)) && frame.is_none() {
-                *frame = Some(self.enter_frame()?);
+    fn apply_cascade(&mut self, from: i32, to: i32, before: &mut Vec<(i32, i32)>) -> VmResult<()> {
+        let content = match before.iter().find(|&&(p, _)| p == from) {
+            Some(&(_, c)) => c,
+            None => {
+                self.keep_before(before, from)?;
+                let c = self.cell(from)?;
+                self.set_cell(from, 0)?;
+                c
             }
-            match action {
-                Action::Lit(n) => self.push(n)?,
-                Action::Call(xt) => self.execute_hot(xt)?,
-                Action::Cascade { from, to } => {
-                    let earlier = before.iter().find(|&&(p, _)| p == from).map(|&(_, c)| c);
-                    let content = match earlier {
-                        Some(c) => c,
-                        None => {
-                            let c = self.cell(from)?;
-                            before.push((from, c));
-                            self.set_cell(from, 0)?;
-                            c
-                        }
-                    };
-                    if !before.iter().any(|&(p, _)| p == to) {
-                        before.push((to, self.cell(to)?));
-                    }
-                    self.set_cell(to, content)?;
-                }
-                edit => {
-                    for p in edit.positions().into_iter().flatten() {
-                        if !before.iter().any(|&(q, _)| q == p) {
-                            before.push((p, self.cell(p)?));
-                        }
-                    }
-                    self.apply_edit(edit)?;
-                }
-            }
+        };
+        self.keep_before(before, to)?;
+        self.set_cell(to, content)
+    }
+
+    /// Keeps what `pos` holds now, unless kept already.
+    fn keep_before(&self, before: &mut Vec<(i32, i32)>, pos: i32) -> VmResult<()> {
+        if !before.iter().any(|&(p, _)| p == pos) {
+            before.push((pos, self.cell(pos)?));
         }
         Ok(())
     }

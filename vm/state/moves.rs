@@ -375,8 +375,11 @@ fn write_parts(game: &Game, mem: &crate::memory::Memory, m: usize, out: &mut Str
     let mut last: Option<i32> = None;
     for a in game.store.actions_of(m) {
         match *a {
-            Action::Move { from, to } => {
-                let content = now(placed, from);
+            Action::Move { from, to } | Action::Cascade { from, to } => {
+                // A cascade's piece is what stood there before the move,
+                // and its square keeps what an earlier part put there.
+                let cascade = matches!(*a, Action::Cascade { .. });
+                let content = if cascade { on_board(from) } else { now(placed, from) };
                 if !owners {
                     part(out);
                     if content != 0 {
@@ -385,23 +388,7 @@ fn write_parts(game: &Game, mem: &crate::memory::Memory, m: usize, out: &mut Str
                     let sep = if on_board(to) != 0 { "x" } else { "-" };
                     let _ = write!(out, "{} {sep} {}", square(from), square(to));
                 }
-                placed.push((from, 0));
-                placed.push((to, content));
-                last = Some(to);
-            }
-            Action::Cascade { from, to } => {
-                // What stood there before the move; its square keeps what
-                // an earlier part put there.
-                let content = on_board(from);
-                if !owners {
-                    part(out);
-                    if content != 0 {
-                        let _ = write!(out, "{} ", piece(content & PIECE_TYPE_MASK));
-                    }
-                    let sep = if on_board(to) != 0 { "x" } else { "-" };
-                    let _ = write!(out, "{} {sep} {}", square(from), square(to));
-                }
-                if !placed.iter().any(|&(p, _)| p == from) {
+                if !cascade || !placed.iter().any(|&(p, _)| p == from) {
                     placed.push((from, 0));
                 }
                 placed.push((to, content));
