@@ -892,6 +892,35 @@ fn cascades_move_as_one_and_go_where_bound() {
     assert_eq!(["a1", "b1", "c1", "d1"].map(|sq| at(&vm, sq) & 0x3ff), [0, 1, 0, 3]);
 }
 
+/// An attribute set where the moving piece started is the moving piece's
+/// (it takes it where it lands), unless the move created a piece there
+/// first: then it is that piece's (KoShogi's cannon shoots, is created
+/// again on its square with `enemy-pass?` set, and shoots again a turn
+/// later only so).
+#[test]
+fn an_attribute_set_on_a_piece_created_where_the_mover_started_is_its() {
+    let src = r#"
+(game (title "Leave") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1" (0 10))) (directions (e 1 0))))
+  (board-setup (White (Man a1)) (Black (Man c1)))
+  (piece (name Man) (attribute marked? false) (moves (MOVE))))
+"#;
+    let play = |name: &str, block: &str| {
+        let mut vm = game(name, &src.replace("MOVE", block));
+        vm.generate_turn().unwrap();
+        let first = vm.game.store.current().start;
+        vm.make_move(first).unwrap();
+        (at(&vm, "a1"), at(&vm, "b1"))
+    };
+    let marked = 1 << 16;
+    // Created on a1, then marked: the new piece has it.
+    let (a1, b1) = play("created", "(create Man) (set-attribute marked? true) e (verify empty?) add");
+    assert!(a1 & marked != 0 && b1 & marked == 0, "{a1:#x} {b1:#x}");
+    // Marked with nothing created: the moving piece takes it to b1.
+    let (a1, b1) = play("moved", "(set-attribute marked? true) e (verify empty?) add");
+    assert!(a1 == 0 && b1 & marked != 0, "{a1:#x} {b1:#x}");
+}
+
 /// A piece a saved game sets up starts with its type's attributes, as
 /// the rules' own setup gives them (Ko Shogi's saved game sets up every
 /// piece, and a banner promotes only as a `step-mover?`).

@@ -68,6 +68,13 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 : zrf-capture ( pos -- )
 	DUP 0< IF DROP EXIT THEN  DUP empty-at? IF DROP EXIT THEN  0 SWAP 1 zrf-log! ;
 
+\ zrf-created-before? ( pos i -- ? )  a piece was created on pos by an
+\ entry of the log before entry i: an edit there is of that piece, not
+\ of the moving one (KoShogi's cannon shoots, leaves its square and is
+\ created there again, with an attribute set)
+: zrf-created-before? ( pos i -- ? )
+	FALSE SWAP zrf-base @ ?DO I zrf-entry 5 = SWAP 4 PICK = AND NIP OR LOOP NIP ;
+
 \ zrf-mover-edit? ( pos kind -- ? )  an edit of the moving piece itself:
 \ applied after it has moved, where it lands
 : zrf-mover-edit? ( pos kind -- ? )
@@ -202,7 +209,7 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 	THEN
 	zrf-n @ zrf-base @ ?DO
 		I zrf-entry DUP 1 <> IF
-			2DUP zrf-mover-edit? IF NIP zrf-to-pos SWAP THEN zrf-apply
+			2DUP zrf-mover-edit?  2 PICK I zrf-created-before? 0= AND  IF NIP zrf-to-pos SWAP THEN zrf-apply
 		ELSE DROP 2DROP THEN
 	LOOP ;
 
