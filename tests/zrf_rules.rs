@@ -53,6 +53,13 @@ fn at(vm: &Vm, name: &str) -> i32 {
     vm.game.board.get(&vm.mem, p).unwrap()
 }
 
+/// Plays the first move the player to move has.
+fn play_first(vm: &mut Vm) {
+    vm.generate_turn().unwrap_or_else(|e| panic!("{e}"));
+    let first = vm.game.store.current().start;
+    vm.make_move(first).unwrap_or_else(|e| panic!("{e}"));
+}
+
 fn perfts(vm: &mut Vm, n: u32) -> Vec<u64> {
     (1..=n).map(|d| vm.perft(d).unwrap_or_else(|e| panic!("perft {d}: {e}"))).collect()
 }
@@ -872,13 +879,11 @@ fn cascades_move_as_one_and_go_where_bound() {
   (piece (name B))
   (piece (name C)))
 "#;
+    let squares = |vm: &Vm| ["a1", "b1", "c1", "d1"].map(|sq| at(vm, sq) & 0x3ff);
     let play = |name: &str, moves: &str| {
         let mut vm = game(name, &src.replace("MOVES", moves));
-        vm.generate_turn().unwrap();
-        let first = vm.game.store.current().start;
-        vm.make_move(first).unwrap();
-        vm.game.store.pop_list();
-        ["a1", "b1", "c1", "d1"].map(|sq| at(&vm, sq) & 0x3ff)
+        play_first(&mut vm);
+        squares(&vm)
     };
     // Round the ring: A to b1, B to c1, C to a1.
     assert_eq!(play("ring", "(next cascade next cascade next add)"), [3, 1, 2, 1]);
@@ -886,10 +891,8 @@ fn cascades_move_as_one_and_go_where_bound() {
     // C goes on to d1 (taking the black piece there).
     let src2 = "(e to e cascade e add)";
     let mut vm = game("bound", &src.replace("MOVES", src2).replace("(B b1) (C c1)", "(C c1)"));
-    vm.generate_turn().unwrap();
-    let first = vm.game.store.current().start;
-    vm.make_move(first).unwrap();
-    assert_eq!(["a1", "b1", "c1", "d1"].map(|sq| at(&vm, sq) & 0x3ff), [0, 1, 0, 3]);
+    play_first(&mut vm);
+    assert_eq!(squares(&vm), [0, 1, 0, 3]);
 }
 
 /// An attribute set where the moving piece started is the moving piece's
@@ -907,9 +910,7 @@ fn an_attribute_set_on_a_piece_created_where_the_mover_started_is_its() {
 "#;
     let play = |name: &str, block: &str| {
         let mut vm = game(name, &src.replace("MOVE", block));
-        vm.generate_turn().unwrap();
-        let first = vm.game.store.current().start;
-        vm.make_move(first).unwrap();
+        play_first(&mut vm);
         (at(&vm, "a1"), at(&vm, "b1"))
     };
     let marked = 1 << 16;
