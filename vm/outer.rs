@@ -66,6 +66,7 @@ impl Vm {
     }
 
     /// Each top-level run gets the whole `--max-steps` budget.
+    #[inline]
     pub fn refill_steps(&mut self) {
         let budget = self.config.max_steps.unwrap_or(u64::MAX);
         let sliced = self.interrupt.is_some() || self.hard_deadline.is_some() || self.time_limit.is_some();

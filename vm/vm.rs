@@ -585,6 +585,7 @@ impl Vm {
     /// in it sees an empty stack, cannot reach its caller's cells, and
     /// (unless `--strict`) gets the original Axiom's tolerances.
     /// `leave_frame` puts everything back, whatever the code left.
+    #[inline]
     pub fn enter_frame(&mut self) -> VmResult<StackFrame> {
         let saved = StackFrame { base: self.ds_base, depth: self.depth, tos: self.tos, tolerant: self.tolerant as u32 };
         let base = self.ds_base + self.depth + 1;
@@ -601,6 +602,7 @@ impl Vm {
         Ok(saved)
     }
 
+    #[inline]
     pub fn leave_frame(&mut self, f: StackFrame) {
         self.ds_base = f.base;
         self.depth = f.depth;

@@ -24,10 +24,15 @@ type Take = (u32, i64);
 impl Vm {
     /// Drops from the current list the moves whose best chain captures
     /// less than the list's best (nothing when no move captures).
+    #[inline]
     pub(crate) fn keep_maximal_captures(&mut self) -> VmResult<()> {
         if self.game.maximal_captures == 0 || self.game.counting_captures {
             return Ok(());
         }
+        self.keep_maximal_chains()
+    }
+
+    fn keep_maximal_chains(&mut self) -> VmResult<()> {
         let range = self.game.store.current();
         if range.len() < 2 {
             return Ok(());

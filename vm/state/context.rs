@@ -76,6 +76,7 @@ impl Game {
     }
 
     /// Saves what a generation nested in this one changes, and starts it.
+    #[inline]
     pub fn save_generation(&mut self) -> Saved {
         let building = self.store.build.min(self.store.actions.len())..self.store.actions.len();
         self.store.build = self.store.actions.len();
@@ -85,6 +86,7 @@ impl Game {
     /// Puts back what `save_generation` saved. The nested generation's
     /// list stays (its caller frees it): the move the outer one was
     /// building goes on after it, its edits copied there.
+    #[inline]
     pub fn restore_generation(&mut self, s: Saved) {
         let store = &mut self.store;
         let at = store.actions.len();
