@@ -229,14 +229,40 @@ fn recursion_deeper_than_native_frames_falls_back_to_the_interpreter() {
 }
 
 #[test]
-fn off_compiles_nothing_and_auto_compiles_loops_at_once() {
-    let text = ": SUM 0 SWAP 0 DO I + LOOP ; : TWICE 2 * ; 10 SUM 3 TWICE";
-    let (_, off) = run(JitMode::Off, 100_000, text);
-    let (_, auto) = run(JitMode::Auto, 100_000, text);
-    let (_, all) = run(JitMode::All, 100_000, text);
+fn off_compiles_nothing_and_auto_compiles_a_hot_loop_once_the_run_has_paid_for_it() {
+    // BIG loops, is large (compiling it costs milliseconds), and MAIN
+    // calls it 20,000 times: long past what compiling it costs
+    // (`jit/payback.rs`). MAIN, called once, is compiled only if the run
+    // had paid for it by then; TWICE, called once, never is.
+    let text = format!(": BIG ( n -- n ) 2 0 DO{} LOOP ; : TWICE 2 * ; : MAIN 0 20000 0 DO BIG LOOP ; MAIN 3 TWICE", " 1+".repeat(200));
+    let (_, off) = run(JitMode::Off, 100_000_000, &text);
+    let (_, auto) = run(JitMode::Auto, 100_000_000, &text);
+    let (_, all) = run(JitMode::All, 100_000_000, &text);
     assert_eq!(off.0, 0);
-    assert_eq!(auto.0, 1, "SUM loops; TWICE, called once, stays interpreted");
-    assert!(all.0 >= 2, "{all:?}");
+    assert!((1..=2).contains(&auto.0), "BIG compiled, TWICE not: {auto:?}");
+    assert!(all.0 >= 3, "{all:?}");
+}
+
+#[test]
+fn auto_compiles_nothing_in_a_run_too_short_to_pay_for_it() {
+    // A large loop word called once, in a run of a few milliseconds:
+    // compiling it would cost more than the whole run (the process is
+    // fresh, so nothing else has run long enough to pay).
+    let dir = std::env::temp_dir().join(format!("axforth-short-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let file = dir.join("sum.4th");
+    std::fs::write(&file, format!(": BIG ( n -- n ) 2 0 DO{} LOOP ; 0 BIG .", " 1+".repeat(200))).expect("writing the program");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_axforth"))
+        .arg("run")
+        .arg(&file)
+        .env("AXFORTH_JIT", "auto")
+        .env("AXFORTH_JIT_DUMP", "1")
+        .output()
+        .expect("running axforth");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "400");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("compiling"), "{err}");
 }
 
 /// A VM under `config` with the game `src` loaded and a game started.

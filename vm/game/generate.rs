@@ -272,10 +272,19 @@ fn run_plan_reaching(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, reach: &Re
 /// Runs the attempts of sweep `d`: natively in one go where it can, each
 /// attempt the native loop stops at finished here.
 fn sweep(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, d: &mut Drive, drop: bool) -> VmResult<()> {
+    // Once the native loop is not there, it is not looked for again in
+    // this sweep (it comes from the compiler thread, or not at all): each
+    // attempt goes the interpreter's way, as when the JIT is off.
+    let mut native = true;
     loop {
-        vm.game.gen.active = true;
-        let stopped = batch.drive(vm, d);
-        vm.game.gen.active = false;
+        let stopped = if native {
+            vm.game.gen.active = true;
+            let stopped = batch.drive(vm, d);
+            vm.game.gen.active = false;
+            stopped
+        } else {
+            DriveEnd::Unavailable
+        };
         let (end, tolerant) = match stopped {
             DriveEnd::Finished => return Ok(()),
             DriveEnd::Advance => {
@@ -286,6 +295,7 @@ fn sweep(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, d: &mut Drive, drop: b
             }
             // No native loop: the generator moves the cursor itself.
             DriveEnd::Unavailable => {
+                native = false;
                 if !advance(vm, plan, d)? {
                     return Ok(());
                 }

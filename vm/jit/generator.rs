@@ -117,6 +117,10 @@ impl PlanLoop {
             }
             return;
         }
+        if uses == PLAN_LOOP_USES && !vm.jit.affordable_loop() {
+            // Not paid for yet (`payback.rs`): the next use asks again.
+            return;
+        }
         self.uses.set(uses + 1);
         if uses < PLAN_LOOP_USES || vm.jit.mode == JitMode::Off {
             return;
@@ -309,7 +313,11 @@ impl Vm {
         }
         let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) else { return };
         self.jit_cover_code();
-        self.jit_native(entry, true);
+        // An unpaid word (`payback.rs`) is looked at by the call that runs
+        // it; counting the attempt too would look twice as often.
+        if self.jit.slots.get(entry as usize) != Some(&super::UNPAID) {
+            self.jit_native(entry, true);
+        }
     }
 
     /// The native code the move word whose code starts at `entry` has
@@ -342,6 +350,12 @@ impl MoveWords {
     #[inline(always)]
     pub(crate) fn resume(&mut self, vm: &mut Vm) {
         if vm.jit.mode == JitMode::Off || vm.run_nesting >= crate::interp::MAX_RUN_NESTING {
+            return;
+        }
+        // No generator loop to run yet (`auto` asks for one once the run
+        // has paid for it): every attempt is interpreted, as when off,
+        // without a native frame opened and closed around each.
+        if vm.jit.driver.is_none() && !vm.jit.has_plan_loops() {
             return;
         }
         let base = vm.fp;

@@ -34,6 +34,7 @@
 mod generator;
 mod guard;
 mod helpers;
+mod payback;
 mod plan;
 mod shape;
 mod shared;
@@ -157,7 +158,14 @@ pub const VERIFY: u32 = 3;
 /// function pointer (never this small in a user address space).
 const COUNT_LIMIT: usize = 1 << 16;
 /// The definition at this address gets no native code.
-const NEVER: usize = COUNT_LIMIT - 2;
+const NEVER: usize = COUNT_LIMIT - 3;
+/// Under `auto`, the definition is due for native code that the run has
+/// not paid for yet (`payback.rs`): its calls ask again, now and then
+/// (`UNPAID_SKIP`).
+const UNPAID: usize = COUNT_LIMIT - 2;
+/// Calls of unpaid definitions between two looks at the clock (and
+/// asks between two readings of it, `Jit::affordable`).
+const UNPAID_SKIP: u32 = 64;
 /// The compiler thread is making the definition's native code: each call
 /// looks whether it is done (`Jit::poll`).
 const PENDING: usize = COUNT_LIMIT - 1;
@@ -246,6 +254,14 @@ pub struct Jit {
     /// With `AXFORTH_JIT_STATS`: native words native code called through
     /// a helper, by word and call site: what it does not do inline.
     pub(crate) host_calls: Option<HashMap<(u32, Addr), u64>>,
+    /// Under `auto`, definitions due for native code that the run has not
+    /// paid for yet (`payback.rs`), with what compiling each is expected
+    /// to cost: asked again at their next call.
+    unpaid: HashMap<Addr, Duration>,
+    /// Calls of unpaid definitions left before the next look.
+    unpaid_skip: u32,
+    /// Asks left that `affordable` answers no without looking.
+    closed_for: u32,
     /// The move generator's plans kept for the next generations
     /// (`plan.rs`).
     pub(crate) plans: Plans,
@@ -376,7 +392,7 @@ impl Jit {
             walk_block: 0,
         }));
         STARTED.get_or_init(Instant::now);
-        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), plans: Plans::default() }
+        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, closed_for: 0, plans: Plans::default() }
     }
 
     /// The compiler thread, started at the first call (never when off):
@@ -434,7 +450,7 @@ impl Jit {
     /// waits for it, as for every definition, so that the generator runs
     /// natively from its first sweep.
     pub(crate) fn ask_driver(&mut self) {
-        if !self.driver_asked {
+        if !self.driver_asked && self.affordable(payback::LOOP_COST) {
             self.driver_asked = true;
             if !self.started_worker().is_some_and(|w| w.send(worker::Job::Driver)) {
                 self.lose_worker();
@@ -527,6 +543,39 @@ impl Jit {
 }
 
 impl Jit {
+    /// Whether the run has paid for `expected` more compiling: always
+    /// under `all`, never when off, by `payback.rs` under `auto`.
+    pub(crate) fn affordable(&mut self, expected: Duration) -> bool {
+        match self.mode {
+            JitMode::Off => false,
+            JitMode::All => true,
+            // The clock is read at most once in `UNPAID_SKIP` asks: a
+            // generation asks for its loops at every turn (reading it at
+            // each took a fifth of a one-shot draughts `perft 5`).
+            JitMode::Auto if self.closed_for > 0 => {
+                self.closed_for -= 1;
+                false
+            }
+            JitMode::Auto => {
+                let paid = payback::affordable(STARTED.get(), expected);
+                if !paid {
+                    self.closed_for = UNPAID_SKIP;
+                }
+                paid
+            }
+        }
+    }
+
+    /// Whether some plan's own generator loop has been made.
+    pub(crate) fn has_plan_loops(&self) -> bool {
+        self.plan_loops.iter().any(|(_, made)| matches!(made, Some(Some(_))))
+    }
+
+    /// Whether the run has paid for a plan's own generator loop.
+    pub(crate) fn affordable_loop(&mut self) -> bool {
+        self.affordable(payback::LOOP_COST)
+    }
+
     /// Asks for a generator loop made for a plan of this shape (see
     /// `translate::driver`): its index in `plan_loops`, whose answer
     /// `plan_driver` gives when in. `None` when it cannot be made, or when
@@ -631,7 +680,7 @@ fn definition_kind(w: &crate::dictionary::Word) -> bool {
 impl Jit {
     #[inline(always)]
     pub(crate) fn worth_entering(&self, slot: usize) -> bool {
-        slot == 0 || slot >= COUNT_LIMIT || (slot == PENDING && self.worker.as_ref().is_some_and(worker::Worker::has_answers))
+        slot == 0 || slot >= COUNT_LIMIT || slot == UNPAID || (slot == PENDING && self.worker.as_ref().is_some_and(worker::Worker::has_answers))
     }
 }
 
@@ -893,6 +942,11 @@ impl Vm {
             // Still being made (native callers come here).
             return None;
         }
+        if slot == UNPAID && self.jit.unpaid_skip > 0 {
+            // Not paid for, and not to be looked at again yet.
+            self.jit.unpaid_skip -= 1;
+            return None;
+        }
         self.jit_count(entry, slot, from_native)
     }
 
@@ -902,6 +956,17 @@ impl Vm {
     fn jit_count(&mut self, entry: Addr, slot: usize, from_native: bool) -> Option<NativeFn> {
         if slot == NEVER {
             return None;
+        }
+        if slot == UNPAID {
+            self.jit.unpaid_skip = UNPAID_SKIP;
+            if !self.jit_paid_for(entry) {
+                return None;
+            }
+            // A count again (`jit_compile` may hand the call back).
+            self.jit.slots[entry as usize] = 1;
+            // Its first call is past: the code is taken at a later call,
+            // without waiting for it.
+            return self.jit_compile(entry, false);
         }
         if slot == PENDING {
             self.jit.poll();
@@ -920,12 +985,36 @@ impl Vm {
             // compiled so the caller stays native. What compiling costs is
             // kept off the run by the compiler thread (`worker.rs`), and
             // what the run waits for it by `wait_budget`.
-            JitMode::Auto => (calls == 1 && self.jit_loops(entry)) || (from_native && calls >= AUTO_CALLS),
+            // And only once the run has paid for it (`payback.rs`): until
+            // then it is `UNPAID`, and its calls ask again.
+            JitMode::Auto => {
+                let hot = (calls == 1 && self.jit_loops(entry)) || (from_native && calls >= AUTO_CALLS);
+                if hot && !self.jit_paid_for(entry) {
+                    self.jit.slots[entry as usize] = UNPAID;
+                    return None;
+                }
+                hot
+            }
         };
         if !due {
             return None;
         }
-        self.jit_compile(entry)
+        self.jit_compile(entry, true)
+    }
+
+    /// Whether the run has paid for compiling the definition at `entry`
+    /// (`payback.rs`).
+    fn jit_paid_for(&mut self, entry: Addr) -> bool {
+        let expected = match self.jit.unpaid.get(&entry) {
+            Some(&e) => e,
+            None => COMPILE_PER_OP * self.jit_translated_size(entry) as u32,
+        };
+        if !self.jit.affordable(expected) {
+            self.jit.unpaid.insert(entry, expected);
+            return false;
+        }
+        self.jit.unpaid.remove(&entry);
+        true
     }
 
     /// The finished colon definition that starts at `entry`: its word.
@@ -951,7 +1040,7 @@ impl Vm {
     ///
     /// `entry` indexes `slots` in bounds: `jit_native` found its slot, and
     /// the table never shrinks.
-    fn jit_compile(&mut self, entry: Addr) -> Option<NativeFn> {
+    fn jit_compile(&mut self, entry: Addr, wait: bool) -> Option<NativeFn> {
         let Some(name) = self.jit_definition(entry).map(|w| w.display_name()) else {
             self.jit.slots[entry as usize] = NEVER;
             return None;
@@ -1004,7 +1093,7 @@ impl Vm {
             JitMode::All => None,
             // A module still being made is most of a millisecond away, and
             // a job queued behind others waits for their compiling too.
-            _ if !self.jit.ready || self.jit.in_flight > 1 => Some(Duration::ZERO),
+            _ if !wait || !self.jit.ready || self.jit.in_flight > 1 => Some(Duration::ZERO),
             _ => {
                 // Nor is a definition that will take longer than the
                 // budget: the wait would be spent for nothing (a one-shot
