@@ -12,11 +12,14 @@
 //! Asked at once, the compiler thread took as much CPU as the run itself
 //! and made it 10 to 25 % slower in wall time on a busy 2-core machine,
 //! for native code it never used (Game of Life's `moves`: four move words,
-//! 10 ms of compiling, none of it run). So nothing is compiled until the
-//! process has run `PAYBACK` times what starting costs (the thread, and
-//! the first definition asked for): a run shorter than that costs what
-//! `off` costs. From then on the gate stays open: a long run (a
-//! tournament, a search) compiles as soon as a word is hot. Throttling
+//! 10 ms of compiling, none of it run). So nothing large (over `SMALL`)
+//! is compiled until the process has run `PAYBACK` times what starting
+//! costs (the thread, and the first definition asked for). From then on
+//! the gate stays open: a long run (a tournament, a search) compiles as
+//! soon as a word is hot. Small words are never held back: holding them
+//! too left compare.py's programs (20–90 ms) interpreted for most of their
+//! run (vm/C 3.8 -> 7.4), and draughts' one-shot `perft 5` without its
+//! native move words. Throttling
 //! every later compilation the same way was tried: the Splut! Duel
 //! tournament's later words came so late that native callers kept falling
 //! back into the interpreter for them (470,000 deoptimizations in two
