@@ -963,7 +963,9 @@ impl Vm {
                 return None;
             }
             // A count again (`jit_compile` may hand the call back).
-            self.jit.slots[entry as usize] = 1;
+            if let Some(s) = self.jit.slots.get_mut(entry as usize) {
+                *s = 1;
+            }
             // Its first call is past: the code is taken at a later call,
             // without waiting for it.
             return self.jit_compile(entry, false);
@@ -990,7 +992,9 @@ impl Vm {
             JitMode::Auto => {
                 let hot = (calls == 1 && self.jit_loops(entry)) || (from_native && calls >= AUTO_CALLS);
                 if hot && !self.jit_paid_for(entry) {
-                    self.jit.slots[entry as usize] = UNPAID;
+                    if let Some(s) = self.jit.slots.get_mut(entry as usize) {
+                        *s = UNPAID;
+                    }
                     return None;
                 }
                 hot
