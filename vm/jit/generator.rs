@@ -117,10 +117,6 @@ impl PlanLoop {
             }
             return;
         }
-        if uses == PLAN_LOOP_USES && !vm.jit.affordable_loop() {
-            // Not paid for yet (`payback.rs`): the next use asks again.
-            return;
-        }
         self.uses.set(uses + 1);
         if uses < PLAN_LOOP_USES || vm.jit.mode == JitMode::Off {
             return;

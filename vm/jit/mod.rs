@@ -450,7 +450,7 @@ impl Jit {
     /// waits for it, as for every definition, so that the generator runs
     /// natively from its first sweep.
     pub(crate) fn ask_driver(&mut self) {
-        if !self.driver_asked && self.affordable(payback::LOOP_COST) {
+        if !self.driver_asked {
             self.driver_asked = true;
             if !self.started_worker().is_some_and(|w| w.send(worker::Job::Driver)) {
                 self.lose_worker();
@@ -569,11 +569,6 @@ impl Jit {
     /// Whether some plan's own generator loop has been made.
     pub(crate) fn has_plan_loops(&self) -> bool {
         self.plan_loops.iter().any(|(_, made)| matches!(made, Some(Some(_))))
-    }
-
-    /// Whether the run has paid for a plan's own generator loop.
-    pub(crate) fn affordable_loop(&mut self) -> bool {
-        self.affordable(payback::LOOP_COST)
     }
 
     /// Asks for a generator loop made for a plan of this shape (see

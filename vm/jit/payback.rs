@@ -2,8 +2,8 @@
 //! enough to pay for starting.
 //!
 //! Owns the process's gate (`affordable`); `mod.rs` asks it before it
-//! sends a definition, the generic generator loop or a plan's loop to the
-//! compiler thread. Reads nothing of a VM.
+//! sends a definition to the compiler thread (a generator loop compiles
+//! in under a millisecond, and is never held back). Reads nothing of a VM.
 //!
 //! Why: a hot word is known early (it loops, or native code calls it
 //! often), but not how long the run will last. Starting the compiler
@@ -37,10 +37,6 @@ pub(super) const PAYBACK: u32 = 12;
 /// Cranelift's module and the trampoline (about 2 ms of a core, `perf` of
 /// one-shot `moves` runs).
 pub(super) const START_COST: Duration = Duration::from_millis(2);
-
-/// What making a generator loop is expected to cost (a 500-instruction
-/// loop took about 0.7 ms, `DESIGN.md`).
-pub(super) const LOOP_COST: Duration = Duration::from_micros(700);
 
 /// What compiles in about this or less is never held back: a small loop
 /// word (a benchmark's, a game's helper) pays for itself in a few
