@@ -348,9 +348,9 @@ impl MoveWords {
         if vm.jit.mode == JitMode::Off || vm.run_nesting >= crate::interp::MAX_RUN_NESTING {
             return;
         }
-        // No generator loop to run yet (`auto` asks for one once the run
-        // has paid for it): every attempt is interpreted, as when off,
-        // without a native frame opened and closed around each.
+        // No generator loop to run yet (the compiler thread is making
+        // it): every attempt is interpreted, as when off, without a
+        // native frame opened and closed around each.
         if vm.jit.driver.is_none() && !vm.jit.has_plan_loops() {
             return;
         }

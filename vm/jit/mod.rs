@@ -163,8 +163,7 @@ const NEVER: usize = COUNT_LIMIT - 3;
 /// not paid for yet (`payback.rs`): its calls ask again, now and then
 /// (`UNPAID_SKIP`).
 const UNPAID: usize = COUNT_LIMIT - 2;
-/// Calls of unpaid definitions between two looks at the clock (and
-/// asks between two readings of it, `Jit::affordable`).
+/// Calls of unpaid definitions between two looks at the clock.
 const UNPAID_SKIP: u32 = 64;
 /// The compiler thread is making the definition's native code: each call
 /// looks whether it is done (`Jit::poll`).
@@ -260,8 +259,6 @@ pub struct Jit {
     unpaid: HashMap<Addr, Duration>,
     /// Calls of unpaid definitions left before the next look.
     unpaid_skip: u32,
-    /// Asks left that `affordable` answers no without looking.
-    closed_for: u32,
     /// The move generator's plans kept for the next generations
     /// (`plan.rs`).
     pub(crate) plans: Plans,
@@ -392,7 +389,7 @@ impl Jit {
             walk_block: 0,
         }));
         STARTED.get_or_init(Instant::now);
-        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, closed_for: 0, plans: Plans::default() }
+        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, plans: Plans::default() }
     }
 
     /// The compiler thread, started at the first call (never when off):
@@ -543,29 +540,6 @@ impl Jit {
 }
 
 impl Jit {
-    /// Whether the run has paid for `expected` more compiling: always
-    /// under `all`, never when off, by `payback.rs` under `auto`.
-    pub(crate) fn affordable(&mut self, expected: Duration) -> bool {
-        match self.mode {
-            JitMode::Off => false,
-            JitMode::All => true,
-            // The clock is read at most once in `UNPAID_SKIP` asks: a
-            // generation asks for its loops at every turn (reading it at
-            // each took a fifth of a one-shot draughts `perft 5`).
-            JitMode::Auto if self.closed_for > 0 => {
-                self.closed_for -= 1;
-                false
-            }
-            JitMode::Auto => {
-                let paid = payback::affordable(STARTED.get(), expected);
-                if !paid {
-                    self.closed_for = UNPAID_SKIP;
-                }
-                paid
-            }
-        }
-    }
-
     /// Whether some plan's own generator loop has been made.
     pub(crate) fn has_plan_loops(&self) -> bool {
         self.plan_loops.iter().any(|(_, made)| matches!(made, Some(Some(_))))
@@ -1002,13 +976,14 @@ impl Vm {
     }
 
     /// Whether the run has paid for compiling the definition at `entry`
-    /// (`payback.rs`).
+    /// (`payback.rs`; asked under `auto` only, at most once in
+    /// `UNPAID_SKIP` calls of an unpaid word: it reads the clock).
     fn jit_paid_for(&mut self, entry: Addr) -> bool {
         let expected = match self.jit.unpaid.get(&entry) {
             Some(&e) => e,
             None => COMPILE_PER_OP * self.jit_translated_size(entry) as u32,
         };
-        if !self.jit.affordable(expected) {
+        if !payback::affordable(STARTED.get(), expected) {
             self.jit.unpaid.insert(entry, expected);
             return false;
         }
