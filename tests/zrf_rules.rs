@@ -14,6 +14,7 @@ use common::cli::{axforth, both, root, scratch, stdout};
 const TICTACTOE: &str = "tests/zrf-rules/TicTacToe.zrf";
 const DRAUGHTS: &str = "tests/zrf-rules/Draughts.zrf";
 const CHESS: &str = "tests/zrf-rules/Chess.zrf";
+const REVERSI: &str = "tests/zrf-rules/Reversi.zrf";
 
 fn load_path(path: &Path, variant: Option<&str>) -> Result<Vm, String> {
     let game = GameFile::open(path, variant)?;
@@ -81,6 +82,16 @@ fn tictactoe_perft_1_to_9() {
 fn draughts_perft_1_to_8() {
     let mut vm = load(DRAUGHTS);
     assert_eq!(perfts(&mut vm, 8), vec![7, 49, 302, 1469, 7361, 36768, 179740, 845931]);
+}
+
+/// Drops that flip (`flip` on the way back along a line, `opposite`,
+/// `mark`/`back`, a flag set in an `if`), a reserve of discs, a forced
+/// pass: Othello's published counts (perft 9, 3005288, with its passes,
+/// takes seconds and is measured outside the suite).
+#[test]
+fn reversi_perft_1_to_7() {
+    let mut vm = load(REVERSI);
+    assert_eq!(perfts(&mut vm, 7), vec![4, 12, 56, 244, 1396, 8200, 55092]);
 }
 
 /// Chess as Zillions authors wrote it (`checkmated`, castling by

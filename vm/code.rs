@@ -85,6 +85,11 @@ impl Code {
         self.ops.get(a as usize).copied().unwrap_or(Op::Exit)
     }
 
+    /// The instructions from `start` to `end`, if they are all there.
+    pub fn ops(&self, start: Addr, end: Addr) -> Option<&[Op]> {
+        self.ops.get(start as usize..end as usize)
+    }
+
     pub fn info(&self, a: Addr) -> Option<&OpInfo> {
         self.info.get(a as usize)
     }

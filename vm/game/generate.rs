@@ -40,7 +40,16 @@ pub fn fill(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: Opt
     g.of_type = of_type;
     g.pass_added = false;
     let boards = vm.game.snapshot_count;
+    let memo = &mut vm.game.attack_memo;
+    let outer = memo.current;
+    memo.current = if vm.game.probing {
+        None
+    } else {
+        memo.last_serial += 1;
+        Some((memo.last_serial, boards))
+    };
     let result = run_move_words(vm, target);
+    vm.game.attack_memo.current = outer;
     vm.game.probing = probing;
     vm.game.restore_generation(saved);
     result?;

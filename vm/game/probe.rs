@@ -16,12 +16,10 @@ use crate::vm::{word, Vm};
 
 /// Whether some move of `for_player`'s pieces (or drops) may reach
 /// `target` by the game's reach table: false only when none can, so that
-/// a probe need not generate at all.
+/// a probe need not generate at all (move priorities only drop moves:
+/// when none may reach, none of those kept does).
 pub fn may_be_reached(vm: &Vm, for_player: i32, target: i32) -> VmResult<bool> {
     let (Some(reach), Ok(target)) = (vm.game.reach.as_deref(), usize::try_from(target)) else { return Ok(true) };
-    if !vm.game.priorities.is_empty() {
-        return Ok(true);
-    }
     let types = vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len());
     if target >= reach.positions() {
         return Ok(true);
@@ -41,6 +39,27 @@ pub fn reaches(vm: &mut Vm, player: i32, for_player: i32, move_type: i32, target
     if !may_be_reached(vm, for_player, target)? {
         return Ok(false);
     }
+    let key = [player, for_player, move_type, target];
+    let memo = &mut vm.game.attack_memo;
+    let Some((serial, boards)) = memo.current.filter(|&(_, boards)| boards == vm.game.snapshot_count) else {
+        return generate_and_look(vm, player, for_player, move_type, target);
+    };
+    if memo.serial != serial {
+        memo.serial = serial;
+        memo.answers.clear();
+    } else if let Some(&(_, hit)) = memo.answers.iter().find(|(k, _)| *k == key) {
+        return Ok(hit);
+    }
+    let hit = generate_and_look(vm, player, for_player, move_type, target)?;
+    // A nested generation (a move word's own) may have taken the memo.
+    let memo = &mut vm.game.attack_memo;
+    if memo.serial == serial && memo.current == Some((serial, boards)) {
+        memo.answers.push((key, hit));
+    }
+    Ok(hit)
+}
+
+fn generate_and_look(vm: &mut Vm, player: i32, for_player: i32, move_type: i32, target: i32) -> VmResult<bool> {
     vm.refresh_events();
     generate_reaching(vm, player, for_player, move_type, target)?;
     let store = &vm.game.store;

@@ -38,6 +38,15 @@ use crate::vm::{word, Vm};
 /// Drops from the current list the moves of `player` after which an
 /// enemy move could reach one of `player`'s royal pieces. Pass moves stay.
 pub(crate) fn keep_royal_safe(vm: &mut Vm, player: i32) -> VmResult<()> {
+    // The probes below see boards after each move, written in place: no
+    // answer of the generation's board holds for them.
+    let memo = vm.game.attack_memo.current.take();
+    let result = drop_unsafe_moves(vm, player);
+    vm.game.attack_memo.current = memo;
+    result
+}
+
+fn drop_unsafe_moves(vm: &mut Vm, player: i32) -> VmResult<()> {
     let range = vm.game.store.current();
     if range.is_empty() {
         return Ok(());

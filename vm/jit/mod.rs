@@ -159,9 +159,9 @@ pub const VERIFY: u32 = 3;
 const COUNT_LIMIT: usize = 1 << 16;
 /// The definition at this address gets no native code.
 const NEVER: usize = COUNT_LIMIT - 3;
-/// Under `auto`, the definition is due for native code that the run has
-/// not paid for yet (`payback.rs`): its calls ask again, now and then
-/// (`UNPAID_SKIP`).
+/// The definition is due for native code that the run has not paid for
+/// yet (under `auto`, `payback.rs`), or that the compiler thread had no
+/// room for: its calls ask again, now and then (`UNPAID_SKIP`).
 const UNPAID: usize = COUNT_LIMIT - 2;
 /// Calls of unpaid definitions between two looks at the clock.
 const UNPAID_SKIP: u32 = 64;
@@ -259,6 +259,12 @@ pub struct Jit {
     unpaid: HashMap<Addr, Duration>,
     /// Calls of unpaid definitions left before the next look.
     unpaid_skip: u32,
+    /// The finished definitions by entry (`definition`).
+    definitions: DefinitionIndex,
+    /// What `translated_size` answered, by entry (finished code never
+    /// changes): a word handed back while the thread is busy asks again
+    /// at each call.
+    sizes: HashMap<Addr, usize>,
     /// The move generator's plans kept for the next generations
     /// (`plan.rs`).
     pub(crate) plans: Plans,
@@ -389,7 +395,7 @@ impl Jit {
             walk_block: 0,
         }));
         STARTED.get_or_init(Instant::now);
-        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, plans: Plans::default() }
+        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, definitions: DefinitionIndex::default(), sizes: HashMap::new(), plans: Plans::default() }
     }
 
     /// The compiler thread, started at the first call (never when off):
@@ -623,15 +629,53 @@ impl Drop for Jit {
     }
 }
 
-/// The finished definition that starts at `entry`: its word. Code of a
+/// The finished definitions by entry, each one's word. Code of a
 /// finished definition never changes, so native code made from it (its
 /// own, or a caller's it was inlined into) stays true. Besides colon
 /// definitions, the code of constants, variables and arrays: compiled
 /// references to them are literals, but `EXECUTE` and deferred words
 /// (`DEFER SSTONE  ' sstone IS SSTONE`) call it, and a call native code
 /// cannot make is a deoptimization each time.
-fn definition(dict: &crate::dictionary::Dictionary, entry: Addr) -> Option<&crate::dictionary::Word> {
-    dict.words.iter().rev().find(|w| w.entry == entry && definition_kind(w))
+///
+/// A table brought up to date with the word list as it grows (a search
+/// of thousands of words at each first call made a rules file's `check`
+/// quadratic). A word is indexed once finished; the first unfinished one
+/// (being compiled) and those after it are looked at again next time; a
+/// word made again later at the same entry replaces the earlier one.
+#[derive(Default)]
+struct DefinitionIndex {
+    by_entry: HashMap<Addr, u32>,
+    indexed: usize,
+}
+
+impl DefinitionIndex {
+    /// The finished definition that starts at `entry`.
+    fn find<'d>(&mut self, dict: &'d crate::dictionary::Dictionary, entry: Addr) -> Option<&'d crate::dictionary::Word> {
+        self.refresh(dict);
+        self.get(dict, entry)
+    }
+
+    /// The finished definition that starts at `entry`, by the table as
+    /// it stands (`refresh` first).
+    fn get<'d>(&self, dict: &'d crate::dictionary::Dictionary, entry: Addr) -> Option<&'d crate::dictionary::Word> {
+        let w = dict.words.get(*self.by_entry.get(&entry)? as usize)?;
+        (w.entry == entry && definition_kind(w)).then_some(w)
+    }
+
+    /// Indexes the words made or finished since last time.
+    fn refresh(&mut self, dict: &crate::dictionary::Dictionary) {
+        if self.indexed < dict.words.len() {
+            let mut unfinished = None;
+            for (xt, w) in dict.words.iter().enumerate().skip(self.indexed) {
+                if definition_kind(w) {
+                    self.by_entry.insert(w.entry, xt as u32);
+                } else if w.end == w.entry && matches!(w.kind, crate::dictionary::WordKind::Colon) {
+                    unfinished.get_or_insert(xt);
+                }
+            }
+            self.indexed = unfinished.unwrap_or(dict.words.len());
+        }
+    }
 }
 
 /// Whether `w` is finished code of a kind `definition` answers.
@@ -928,7 +972,7 @@ impl Vm {
         }
         if slot == UNPAID {
             self.jit.unpaid_skip = UNPAID_SKIP;
-            if !self.jit_paid_for(entry) {
+            if self.jit.mode == JitMode::Auto && !self.jit_paid_for(entry) {
                 return None;
             }
             // A count again (`jit_compile` may hand the call back).
@@ -992,18 +1036,17 @@ impl Vm {
     }
 
     /// The finished colon definition that starts at `entry`: its word.
-    fn jit_definition(&self, entry: Addr) -> Option<&crate::dictionary::Word> {
-        definition(&self.dict, entry)
+    fn jit_definition(&mut self, entry: Addr) -> Option<&crate::dictionary::Word> {
+        self.jit.definitions.find(&self.dict, entry)
     }
 
     /// Whether the definition at `entry` loops: a backward jump, or a call
     /// of itself (RECURSE).
-    fn jit_loops(&self, entry: Addr) -> bool {
-        self.jit_definition(entry).is_some_and(|w| {
-            (w.entry..w.end).any(|a| {
-                let op = self.code.op(a);
-                op == crate::ops::Op::Call(entry) || op.target().is_some_and(|t| t <= a)
-            })
+    fn jit_loops(&mut self, entry: Addr) -> bool {
+        let Some(w) = self.jit.definitions.find(&self.dict, entry) else { return false };
+        (w.entry..w.end).any(|a| {
+            let op = self.code.op(a);
+            op == crate::ops::Op::Call(entry) || op.target().is_some_and(|t| t <= a)
         })
     }
 
@@ -1024,10 +1067,11 @@ impl Vm {
             return None;
         }
         if self.jit.in_flight >= MAX_IN_FLIGHT {
-            // Asked again at a later call (a first call counts as none).
+            // Asked again in `UNPAID_SKIP` calls, without deciding again
+            // (whether it loops is a walk of its code: a big move word
+            // called while the thread was busy walked it at every call).
             self.jit.poll();
-            let slot = &mut self.jit.slots[entry as usize];
-            *slot = slot.saturating_sub(1);
+            self.jit.slots[entry as usize] = UNPAID;
             return None;
         }
         let data = (self.mem.written() as usize).min(GUESSED_DATA);
@@ -1040,15 +1084,13 @@ impl Vm {
         if std::env::var_os("AXFORTH_JIT_DUMP").is_some() {
             eprintln!("---- compiling `{name}`");
         }
-        if self.jit.view.as_ref().is_none_or(|v| v.key != worker::view_key(self)) {
-            self.jit.view = Some(Arc::new(worker::View::of(self)));
-        }
+        let view = self.jit_view();
         let layout = self.jit_layout();
         let defers = self.defers.iter().map(|d| d.and_then(|xt| self.dict.words.get(xt as usize)).map(|w| w.entry)).collect();
         let job = worker::WordJob {
             entry,
             epoch: self.jit.epoch,
-            view: self.jit.view.clone()?,
+            view,
             defers,
             defer_epoch: self.defer_epoch,
             data: self.jit_data(data),
@@ -1086,9 +1128,29 @@ impl Vm {
 
     /// About how many instructions the definition at `entry` translates
     /// to, callees translated in place included (`translate::translated_size`).
-    fn jit_translated_size(&self, entry: Addr) -> usize {
-        let ops_of = |e: Addr| self.jit_definition(e).map(|w| (w.entry..w.end).map(|a| self.code.op(a)).collect::<Vec<_>>());
-        ops_of(entry).map_or(0, |ops| translate::translated_size(entry, &ops, &ops_of))
+    fn jit_translated_size(&mut self, entry: Addr) -> usize {
+        if let Some(&size) = self.jit.sizes.get(&entry) {
+            return size;
+        }
+        self.jit.definitions.refresh(&self.dict);
+        let (index, dict, code) = (&self.jit.definitions, &self.dict, &self.code);
+        let ops_of = |e: Addr| index.get(dict, e).and_then(|w| code.ops(w.entry, w.end));
+        let size = ops_of(entry).map_or(0, |ops| translate::translated_size(entry, ops, &ops_of));
+        self.jit.sizes.insert(entry, size);
+        size
+    }
+
+    /// What a compilation reads of the code and the dictionary, made
+    /// again when they have grown.
+    fn jit_view(&mut self) -> Arc<worker::View> {
+        match &self.jit.view {
+            Some(v) if v.key == worker::view_key(self) => v.clone(),
+            _ => {
+                let v = Arc::new(worker::View::of(self));
+                self.jit.view = Some(v.clone());
+                v
+            }
+        }
     }
 
     /// The data space's first `len` bytes as a compilation reads them:

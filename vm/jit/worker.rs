@@ -76,9 +76,9 @@ impl View {
     }
 
     /// The instructions of the finished definition at `entry`.
-    pub fn ops_of(&self, entry: Addr) -> Option<Vec<Op>> {
+    pub fn ops_of(&self, entry: Addr) -> Option<&[Op]> {
         let end = *self.definitions.get(&entry)?;
-        self.ops.get(entry as usize..end as usize).map(<[Op]>::to_vec)
+        self.ops.get(entry as usize..end as usize)
     }
 }
 
@@ -252,7 +252,7 @@ fn serve_with(m: &mut JITModule, keep: &Arc<Keep>, jobs: Receiver<Job>, done: Re
 fn answer(job: &WordJob, q: Ask) -> Answer {
     let view = &*job.view;
     match q {
-        Ask::Ops(entry) => Answer::Ops(view.ops_of(entry)),
+        Ask::Ops(entry) => Answer::Ops(view.ops_of(entry).map(<[Op]>::to_vec)),
         Ask::Host(id) => Answer::Effect(view.host_effects.get(id as usize).copied().flatten()),
         Ask::Direct(id) => Answer::Direct(view.directs.get(id as usize).copied().flatten()),
         Ask::Defer(slot) => Answer::Addr(job.defers.get(slot as usize).copied().flatten()),
@@ -308,7 +308,7 @@ fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Opt
     let trusted = trusted.into_inner();
     if let Some((f, fixed, _)) = made {
         let mut answers = answers.into_inner();
-        answers.insert(Ask::Ops(job.entry), Answer::Ops(Some(ops)));
+        answers.insert(Ask::Ops(job.entry), Answer::Ops(Some(ops.to_vec())));
         shared::offer(job.entry, keep, Reads { layout: job.layout, defer_epoch: job.defer_epoch, answers }, (f, fixed), trusted.clone());
     }
     (made, trusted)

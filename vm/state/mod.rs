@@ -109,6 +109,22 @@ pub struct PieceDecl {
     pub value: i32,
 }
 
+/// The probes' answers within one generation: the board stands still
+/// while a list is filled, so a square's attackers, asked by many move
+/// words (a king's safety tested before each move), are worked out once.
+/// `current` names the generation being filled, with the number of saved
+/// boards it began with (a move word that clones the board and edits it
+/// is not on that board: no answer is kept or read then); answers of
+/// another generation are dropped when first read.
+#[derive(Clone, Default)]
+pub struct AttackMemo {
+    pub current: Option<(u64, u32)>,
+    pub last_serial: u64,
+    pub serial: u64,
+    /// (player, for_player, move type, position) → reached
+    pub answers: Vec<([i32; 4], bool)>,
+}
+
 /// Everything the game layer knows about the loaded game.
 #[derive(Clone, Default)]
 pub struct Game {
@@ -135,6 +151,9 @@ pub struct Game {
     /// A probe for the attackers of a square is generating moves: tests
     /// of attacks inside them answer false (`$Probing?`).
     pub probing: bool,
+    /// The answers of the probes asked while one list is being filled
+    /// (`game/probe.rs`).
+    pub attack_memo: AttackMemo,
     /// A list's chains are being counted: the lists below are not cut.
     pub counting_captures: bool,
     pub pieces: Vec<PieceDecl>,

@@ -290,6 +290,13 @@ fn is_place(w: &Writer, n: &Node, keyword: &str) -> bool {
 
 const GO_TARGETS: &[&str] = &["from", "to", "mark", "last-from", "last-to"];
 
+/// The position one step along direction word `d` from here (-1: none);
+/// here does not move. Written out rather than a word taking the
+/// direction's xt, so that the step is a direct call the JIT inlines.
+fn dir_pos(d: &str) -> String {
+    format!("here >R {d} IF here ELSE -1 THEN R> to")
+}
+
 /// The code that leaves a position (-1: no such position) for a name.
 fn place(w: &Writer, n: &Node) -> Result<String, ZrfError> {
     let s = n.sym().ok_or_else(|| w.err(n.at, "a position or a direction"))?;
@@ -297,7 +304,7 @@ fn place(w: &Writer, n: &Node) -> Result<String, ZrfError> {
         return Ok(p.to_string());
     }
     if let Some(d) = w.names.direction(s) {
-        return Ok(format!("['] {d} zrf-dir-pos"));
+        return Ok(dir_pos(d));
     }
     Ok(match s.to_lowercase().as_str() {
         "from" => "from".into(),
@@ -391,7 +398,7 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         // An enemy one step away in any of the board's directions: `here`
         // goes to the position for the look and comes back.
         "adjacent-to-enemy?" => {
-            let looks: String = w.names.directions.iter().map(|d| format!(" ['] {d} zrf-dir-pos DUP 0< IF DROP ELSE enemy-at? OR THEN")).collect();
+            let looks: String = w.names.directions.iter().map(|d| format!(" {} DUP 0< IF DROP ELSE enemy-at? OR THEN", dir_pos(d))).collect();
             (format!("here >R to FALSE{looks} R> to"), args.first())
         }
         // `(piece?)`, a macro's empty argument: any piece.
@@ -444,10 +451,10 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
     }
     if let Some(d) = w.names.direction(s) {
         if base == "on-board?" {
-            return Ok(format!("['] {d} zrf-dir-pos 0<{}", if negate { "" } else { " 0=" }));
+            return Ok(format!("here >R {d} R> to{}", if negate { " 0=" } else { "" }));
         }
         // Off the board, a test and its not- form are both false.
-        return Ok(format!("['] {d} zrf-dir-pos DUP 0< IF DROP FALSE ELSE {test}{not} THEN"));
+        return Ok(format!("{} DUP 0< IF DROP FALSE ELSE {test}{not} THEN", dir_pos(d)));
     }
     Err(w.err(arg.at, format!("`{s}` is neither a position nor a direction of this board")))
 }

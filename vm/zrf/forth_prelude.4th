@@ -32,10 +32,6 @@ CREATE zrf-log  zrf-max 3 * CELLS ALLOT	\ kind pos arg, per entry
 \ zrf-to-pos ( -- pos )  where the moving piece goes: `to`, else here
 : zrf-to-pos ( -- pos )  zrf-dest @ DUP 0< IF DROP here THEN ;
 
-\ zrf-dir-pos ( xt -- pos )  the position one step along direction xt
-\ from here, -1 if none; here does not move
-: zrf-dir-pos ( xt -- pos )  here >R EXECUTE IF here ELSE -1 THEN R> to ;
-
 \ zrf-step ( pos xt -- pos' )  one step from pos along xt, -1 if none
 : zrf-step ( pos xt -- pos' )
 	OVER 0< IF DROP EXIT THEN

@@ -177,8 +177,8 @@ impl Translator<'_> {
 /// (`ops`) makes, callees translated in place included (as `inlinable`
 /// chooses them, in the same order and budget): what compiling it costs
 /// grows with this, and `Jit` asks it before deciding to wait.
-pub(crate) fn translated_size(entry: Addr, ops: &[Op], ops_of: &dyn Fn(Addr) -> Option<Vec<Op>>) -> usize {
-    fn walk(ops: &[Op], ops_of: &dyn Fn(Addr) -> Option<Vec<Op>>, stack: &mut Vec<Addr>, budget: &mut usize) -> usize {
+pub(crate) fn translated_size<'a>(entry: Addr, ops: &[Op], ops_of: &dyn Fn(Addr) -> Option<&'a [Op]>) -> usize {
+    fn walk<'a>(ops: &[Op], ops_of: &dyn Fn(Addr) -> Option<&'a [Op]>, stack: &mut Vec<Addr>, budget: &mut usize) -> usize {
         let mut size = ops.len();
         for op in ops {
             let Op::Call(target) = *op else { continue };
@@ -186,12 +186,12 @@ pub(crate) fn translated_size(entry: Addr, ops: &[Op], ops_of: &dyn Fn(Addr) -> 
                 continue;
             }
             let Some(callee) = ops_of(target) else { continue };
-            if !short_and_straight(target, &callee, *budget) {
+            if !short_and_straight(target, callee, *budget) {
                 continue;
             }
             *budget -= callee.len();
             stack.push(target);
-            size += walk(&callee, ops_of, stack, budget);
+            size += walk(callee, ops_of, stack, budget);
             stack.pop();
         }
         size
