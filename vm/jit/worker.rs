@@ -304,7 +304,7 @@ fn compile_word(module: &mut JITModule, keep: &Arc<Keep>, job: &WordJob) -> (Opt
         layout: job.layout,
         name: job.name.clone(),
     };
-    let made = translate::compile(module, job.entry, &ops, &ops_of, &host_effect, &defers, words);
+    let made = translate::compile(module, job.entry, ops, &ops_of, &host_effect, &defers, words);
     let trusted = trusted.into_inner();
     if let Some((f, fixed, _)) = made {
         let mut answers = answers.into_inner();
