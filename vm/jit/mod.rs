@@ -256,9 +256,15 @@ pub struct Jit {
     /// Under `auto`, definitions due for native code that the run has not
     /// paid for yet (`payback.rs`), with what compiling each is expected
     /// to cost: asked again at their next call.
-    unpaid: HashMap<Addr, Duration>,
+    /// and how many times it was looked at (each look stands for about
+    /// `UNPAID_SKIP` calls: one in that many calls of unpaid words looks).
+    unpaid: HashMap<Addr, (Duration, u32)>,
     /// Calls of unpaid definitions left before the next look.
     unpaid_skip: u32,
+    /// When this VM's JIT began, and what compiling the large definitions
+    /// it let through cost, expected (`payback.rs`).
+    born: Instant,
+    large_asked: Duration,
     /// The finished definitions by entry (`definition`).
     definitions: DefinitionIndex,
     /// What `translated_size` answered, by entry (finished code never
@@ -395,7 +401,7 @@ impl Jit {
             walk_block: 0,
         }));
         STARTED.get_or_init(Instant::now);
-        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, definitions: DefinitionIndex::default(), sizes: HashMap::new(), plans: Plans::default() }
+        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, born: Instant::now(), large_asked: Duration::ZERO, definitions: DefinitionIndex::default(), sizes: HashMap::new(), plans: Plans::default() }
     }
 
     /// The compiler thread, started at the first call (never when off):
@@ -1023,12 +1029,12 @@ impl Vm {
     /// (`payback.rs`; asked under `auto` only, at most once in
     /// `UNPAID_SKIP` calls of an unpaid word: it reads the clock).
     fn jit_paid_for(&mut self, entry: Addr) -> bool {
-        let expected = match self.jit.unpaid.get(&entry) {
-            Some(&e) => e,
-            None => COMPILE_PER_OP * self.jit_translated_size(entry) as u32,
+        let (expected, looks) = match self.jit.unpaid.get(&entry) {
+            Some(&(e, looks)) => (e, looks + 1),
+            None => (COMPILE_PER_OP * self.jit_translated_size(entry) as u32, 1),
         };
-        if !payback::affordable(STARTED.get(), expected) {
-            self.jit.unpaid.insert(entry, expected);
+        if !payback::called_enough(looks * UNPAID_SKIP, expected) && !payback::affordable(self.jit.born, &mut self.jit.large_asked, expected) {
+            self.jit.unpaid.insert(entry, (expected, looks));
             return false;
         }
         self.jit.unpaid.remove(&entry);
