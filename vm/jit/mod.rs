@@ -1077,7 +1077,9 @@ impl Vm {
             // (whether it loops is a walk of its code: a big move word
             // called while the thread was busy walked it at every call).
             self.jit.poll();
-            self.jit.slots[entry as usize] = UNPAID;
+            if let Some(slot) = self.jit.slots.get_mut(entry as usize) {
+                *slot = UNPAID;
+            }
             return None;
         }
         let data = (self.mem.written() as usize).min(GUESSED_DATA);
