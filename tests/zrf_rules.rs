@@ -134,6 +134,44 @@ fn xiangqi_generals_may_not_face() {
     assert!(moves.iter().any(|m| m.contains("e5 - a5")), "{moves:?}");
 }
 
+/// With move priorities, an enemy move attacks only if it would be kept:
+/// a rook's move of the lower-ranked type that could take the king does
+/// not count while the enemy has a capture of the higher-ranked type
+/// anywhere (the probe runs the pieces that could reach the king, then
+/// asks whether a move ranked above theirs exists).
+#[test]
+fn ranked_moves_attack_only_when_kept() {
+    let rules = |setup: &str| {
+        format!(
+            r#"
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(game (title "Ranked") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10)
+     (dimensions ("a/b/c/d/e" (10 0)) ("5/4/3/2/1" (0 10)))
+     (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0)))
+     (symmetry Black (n s) (s n)))
+  (move-priorities capture-type normal-type)
+  (piece (name King) (moves (move-type normal-type) (n (verify empty?) add) (e (verify empty?) add)))
+  (piece (name Rook) (moves (move-type normal-type) (slide n) (slide e) (slide s) (slide w)))
+  (piece (name Hunter) (moves (move-type capture-type) (n (verify enemy?) add)))
+  (board-setup {setup})
+  (loss-condition (White Black) (checkmated King)))
+"#
+        )
+    };
+    let king_moves = |name: &str, setup: &str| -> Vec<String> {
+        let mut vm = game(name, &rules(setup));
+        let mut m: Vec<String> = moves(&mut vm).into_iter().filter(|m| m.starts_with("King")).collect();
+        m.sort();
+        m
+    };
+    // The rook on the a-file attacks the king: it must leave the file.
+    assert_eq!(king_moves("ranked_check", "(White (King a1)) (Black (Rook a5))"), ["King a1 - b1"]);
+    // Black's hunter can take White's rook on c2: Black's rook moves are
+    // ranked away, and the king may stay on the file.
+    assert_eq!(king_moves("ranked_away", "(White (King a1) (Rook c2)) (Black (Rook a5) (Hunter c3))"), ["King a1 - a2", "King a1 - b1"]);
+}
+
 /// En passant and castling, which perft 1-4 never reach.
 #[test]
 fn chess_en_passant_and_castling() {

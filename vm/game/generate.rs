@@ -28,11 +28,11 @@ pub use crate::state::{piece_value, player_index};
 /// moving the pieces of `for_player`, restricted to `of_type` (0: all),
 /// and makes it current: the list before the rules that keep or drop
 /// moves of it as a whole (royal pieces, `play.rs`; then `finish`). With
-/// `target`, a probe's list (`generate_reaching`).
-pub fn fill(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: Option<i32>) -> VmResult<()> {
+/// `probe`, a probe's list (`generate_reaching`).
+pub fn fill(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, probe: Option<Probe>) -> VmResult<()> {
     let saved = vm.game.save_generation();
     let probing = vm.game.probing;
-    vm.game.probing |= target.is_some();
+    vm.game.probing |= probe.is_some();
     vm.game.store.push_list();
     let g = &mut vm.game.gen;
     g.player = player;
@@ -48,7 +48,7 @@ pub fn fill(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: Opt
         memo.last_serial += 1;
         Some((memo.last_serial, boards))
     };
-    let result = run_move_words(vm, target);
+    let result = run_move_words(vm, probe);
     vm.game.attack_memo.current = outer;
     vm.game.probing = probing;
     vm.game.restore_generation(saved);
@@ -79,10 +79,25 @@ pub fn finish(vm: &mut Vm, forced_pass: bool) {
 /// every one that reaches `target` (and may include others). Without a
 /// table, or with move priorities (which rank a move against all the
 /// others), every move is generated.
-pub fn generate_reaching(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, target: i32) -> VmResult<()> {
-    fill(vm, player, for_player, of_type, Some(target))?;
+pub fn generate_reaching(vm: &mut Vm, player: i32, for_player: i32, of_type: i32, probe: Probe) -> VmResult<()> {
+    fill(vm, player, for_player, of_type, Some(probe))?;
     finish(vm, true);
     Ok(())
+}
+
+/// A probe's list (`generate_reaching`): the square its moves must end
+/// on or capture at, and, when the caller knows them, the positions of
+/// the pieces whose moves may (by the reach table; drops are looked for
+/// as ever). The royal pieces' test finds them once per list and keeps
+/// them up to date move by move, instead of a scan of the board for
+/// each move it tries.
+#[derive(Clone, Copy)]
+pub struct Probe<'a> {
+    pub target: i32,
+    pub starts: Option<&'a [i32]>,
+    /// Run only what may reach `target` even when the game ranks its
+    /// moves: the caller applies the priorities itself (`probe.rs`).
+    pub unranked: bool,
 }
 
 /// Move words cloned boards (`$CloneBoard`) and left them: at every
@@ -102,7 +117,7 @@ fn boards_left(vm: &mut Vm, boards: u32) -> VmResult<()> {
     Ok(())
 }
 
-fn run_move_words(vm: &mut Vm, target: Option<i32>) -> VmResult<()> {
+fn run_move_words(vm: &mut Vm, probe: Option<Probe>) -> VmResult<()> {
     let g = &vm.game;
     let types = g.piece_scan_limit.unwrap_or(usize::MAX).min(g.pieces.len());
     let key = PlanKey {
@@ -121,21 +136,21 @@ fn run_move_words(vm: &mut Vm, target: Option<i32>) -> VmResult<()> {
         if plan.guards {
             plan.own_loop.note_use(vm, &plan.words, [&plan.moves, &plan.drops], &plan.checks);
         }
-        return run_batch(vm, &plan, target);
+        return run_batch(vm, &plan, probe);
     }
     let plan = make_plan(vm, key);
-    let result = run_batch(vm, &plan, target);
+    let result = run_batch(vm, &plan, probe);
     keep_plan(&mut vm.jit.plans, plan);
     result
 }
 
-fn run_batch(vm: &mut Vm, plan: &Plan, target: Option<i32>) -> VmResult<()> {
+fn run_batch(vm: &mut Vm, plan: &Plan, probe: Option<Probe>) -> VmResult<()> {
     let mut batch = MoveWords::begin(vm);
     // The table is taken (a reference count) only by a probe.
     // Move priorities rank a move against all the others: all are run.
-    let reach = target.filter(|_| vm.game.priorities.is_empty()).and_then(|t| Some((t, vm.game.reach.clone()?)));
+    let reach = probe.filter(|p| p.unranked || vm.game.priorities.is_empty()).and_then(|p| Some((p, vm.game.reach.clone()?)));
     let result = match reach {
-        Some((target, reach)) => run_plan_reaching(vm, &mut batch, plan, &reach, target),
+        Some((probe, reach)) => run_plan_reaching(vm, &mut batch, plan, &reach, probe),
         None => run_plan(vm, &mut batch, plan),
     };
     batch.end(vm);
@@ -244,27 +259,33 @@ fn run_plan(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan) -> VmResult<()> {
 /// `run_plan` for the moves that may reach `target`: each sweep runs
 /// only at the positions whose piece (or drop) the table says could, a
 /// square at a time.
-fn run_plan_reaching(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, reach: &Reach, target: i32) -> VmResult<()> {
-    let positions = vm.game.board.scan_positions() as i32;
+fn run_plan_reaching(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, reach: &Reach, probe: Probe) -> VmResult<()> {
+    let positions = vm.game.board.scan_positions();
     let for_player = vm.game.gen.for_player;
     let types = plan.moves.len().saturating_sub(1);
-    let Ok(target) = usize::try_from(target) else { return run_plan(vm, batch, plan) };
+    let Ok(target) = usize::try_from(probe.target) else { return run_plan(vm, batch, plan) };
+    // The starts are found in one pass over the board before any runs: a
+    // probe runs a few pieces of a board of dozens of squares, asked for
+    // each move a royal piece's safety is checked after. (A move word
+    // does not move pieces while moves are generated; one that stores
+    // into the board itself is read again by the drive at its start.)
+    let mut starts = std::mem::take(&mut vm.game.probe_starts);
+    let mut result = Ok(());
     for &sweep_of in &plan.sweeps {
-        for pos in 0..positions {
-            let sweep_type = match sweep_of {
-                Some((_, t)) => (Sweep::Drops, t as usize),
-                None => {
-                    let content = vm.game.board.cells(&vm.mem)?.get(pos as usize);
+        starts.clear();
+        match sweep_of {
+            Some((_, t)) => starts.extend((0..positions).filter(|&p| reach.may_reach(Sweep::Drops, t as usize, p, target)).map(|p| p as i32)),
+            None if probe.starts.is_some() => starts.extend(probe.starts.into_iter().flatten()),
+            None => {
+                let cells = vm.game.board.cells(&vm.mem)?;
+                starts.extend(cells.iter().take(positions).enumerate().filter_map(|(pos, content)| {
                     let t = (content & PIECE_TYPE_MASK) as usize;
-                    if content & PLAYER_MASK != for_player || t == 0 || t > types {
-                        continue;
-                    }
-                    (Sweep::Moves, t)
-                }
-            };
-            if !reach.may_reach(sweep_type.0, sweep_type.1, pos as usize, target) {
-                continue;
+                    let mine = content & PLAYER_MASK == for_player && t != 0 && t <= types;
+                    (mine && reach.may_reach(Sweep::Moves, t, pos, target)).then_some(pos as i32)
+                }));
             }
+        }
+        for &pos in &starts {
             let mut d = Drive::new(&plan.words, &plan.moves, for_player, pos, pos + 1);
             if let Some((span, piece_type)) = sweep_of {
                 d = d.drops(&plan.words, span, piece_type | for_player);
@@ -272,10 +293,17 @@ fn run_plan_reaching(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, reach: &Re
             if plan.guards {
                 batch.prepare_guards(vm, &mut d, &plan.checks, plan.max_dir, &plan.own_loop);
             }
-            sweep(vm, batch, plan, &mut d, sweep_of.is_some())?;
+            result = sweep(vm, batch, plan, &mut d, sweep_of.is_some());
+            if result.is_err() {
+                break;
+            }
+        }
+        if result.is_err() {
+            break;
         }
     }
-    Ok(())
+    vm.game.probe_starts = starts;
+    result
 }
 
 /// Runs the attempts of sweep `d`: natively in one go where it can, each

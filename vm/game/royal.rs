@@ -29,7 +29,7 @@
 //! Reads and writes the board cells in data space (put back before it
 //! returns, on error too) and the current move list; nothing else.
 
-use super::probe::{may_be_reached, reaches};
+use super::probe::{piece_may_reach, reaches, reaches_from, reaching_pieces};
 use crate::error::{ErrorKind, VmResult};
 use crate::state::moves::Action;
 use crate::state::{PIECE_TYPE_MASK, PLAYER_NUMBER_MASK};
@@ -53,19 +53,27 @@ fn drop_unsafe_moves(vm: &mut Vm, player: i32) -> VmResult<()> {
     }
     let (enemy, enemy_for) = vm.generating_players(player, true, "{royal}")?;
     let mine = player & PLAYER_NUMBER_MASK;
-    // The board stands still while the list is walked: whether any enemy
-    // piece could reach a royal piece now is asked once.
-    let mut unreachable = true;
-    for k in royal_squares(vm, mine)? {
-        if may_be_reached(vm, enemy_for, k)? {
-            unreachable = false;
-            break;
+    // The board stands still while the list is walked: where the royal
+    // pieces stand, and which enemy pieces could reach each, is found
+    // once; after each move, only the squares it edits can differ.
+    let royal = royal_squares(vm, mine)?;
+    let mut reaching = Some(Vec::with_capacity(royal.len()));
+    for &k in &royal {
+        let mut starts = Vec::new();
+        match reaching_pieces(vm, enemy_for, k, &mut starts)? {
+            Some(drops) => reaching.as_mut().map_or((), |r: &mut Vec<Reaching>| r.push(Reaching { square: k, starts, drops })),
+            None => {
+                reaching = None;
+                break;
+            }
         }
     }
+    let unreachable = reaching.as_ref().is_some_and(|r| r.iter().all(|k| k.starts.is_empty() && !k.drops));
+    let mut buffers = Buffers::default();
     let mut keep = range.start;
     for m in range {
         let rec = vm.game.store.moves[m];
-        let legal = rec.pass || (unreachable && moves_no_royal(vm, m, mine)?) || !attacked_after(vm, m, mine, enemy, enemy_for)?;
+        let legal = rec.pass || (unreachable && moves_no_royal(vm, m, mine)?) || !attacked_after(vm, m, mine, &royal, reaching.as_deref(), &mut buffers, enemy, enemy_for)?;
         if legal {
             vm.game.store.moves[keep] = rec;
             keep += 1;
@@ -115,16 +123,90 @@ fn moves_no_royal(vm: &Vm, m: usize, mine: i32) -> VmResult<bool> {
     Ok(true)
 }
 
+/// A royal square, and what may reach it on the board of the list:
+/// the positions of the enemy pieces whose moves may by the reach table,
+/// and whether a drop may.
+struct Reaching {
+    square: i32,
+    starts: Vec<i32>,
+    drops: bool,
+}
+
+/// The buffers of `attacked_after`, kept from move to move.
+#[derive(Default)]
+struct Buffers {
+    saved: Vec<(i32, i32)>,
+    after: Vec<i32>,
+    starts: Vec<i32>,
+}
+
 /// Whether, on the board after move `m`'s edits, a move of `enemy`
 /// (moving `enemy_for`'s pieces) could end on `mine`'s royal piece or
-/// capture it.
-fn attacked_after(vm: &mut Vm, m: usize, mine: i32, enemy: i32, enemy_for: i32) -> VmResult<bool> {
-    let mut saved: Vec<(i32, i32)> = Vec::new();
-    let result = write_edits(vm, m, &mut saved).and_then(|()| royal_attacked(vm, mine, enemy, enemy_for));
-    for &(pos, old) in saved.iter().rev() {
+/// capture it. `royal`: where they stand before the move; `reaching`,
+/// what may reach each there (`None`: the game has no reach table).
+#[allow(clippy::too_many_arguments)]
+fn attacked_after(vm: &mut Vm, m: usize, mine: i32, royal: &[i32], reaching: Option<&[Reaching]>, b: &mut Buffers, enemy: i32, enemy_for: i32) -> VmResult<bool> {
+    b.saved.clear();
+    let result = write_edits(vm, m, &mut b.saved).and_then(|()| {
+        royal_after(vm, mine, royal, &b.saved, &mut b.after)?;
+        for &k in b.after.iter() {
+            let hit = match reaching {
+                None => reaches(vm, enemy, enemy_for, 0, k)?,
+                Some(reaching) => {
+                    let drops = match reaching.iter().find(|r| r.square == k) {
+                        // The pieces that stood where the move left alone
+                        // are those of the list's board; those on the
+                        // squares it edited are looked at again.
+                        Some(r) => {
+                            b.starts.clear();
+                            b.starts.extend(r.starts.iter().copied().filter(|p| !b.saved.iter().any(|&(e, _)| e == *p)));
+                            for (i, &(pos, _)) in b.saved.iter().enumerate() {
+                                if !b.saved[..i].iter().any(|&(e, _)| e == pos) && piece_may_reach(vm, enemy_for, pos, k)? {
+                                    b.starts.push(pos);
+                                }
+                            }
+                            b.starts.sort_unstable();
+                            Some(r.drops)
+                        }
+                        None => reaching_pieces(vm, enemy_for, k, &mut b.starts)?,
+                    };
+                    match drops {
+                        Some(drops) => reaches_from(vm, enemy, enemy_for, k, &b.starts, drops)?,
+                        // A square the table does not cover.
+                        None => reaches(vm, enemy, enemy_for, 0, k)?,
+                    }
+                }
+            };
+            if hit {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    });
+    for &(pos, old) in b.saved.iter().rev() {
         vm.game.board.set(&mut vm.mem, pos, old)?;
     }
     result
+}
+
+/// Where `mine`'s royal pieces stand after edits (`saved`: each edited
+/// square, with what it held) to a board where they stood on `royal`:
+/// those squares the edits left alone, and the edited squares that hold
+/// one now.
+fn royal_after(vm: &Vm, mine: i32, royal: &[i32], saved: &[(i32, i32)], after: &mut Vec<i32>) -> VmResult<()> {
+    after.clear();
+    after.extend(royal.iter().copied().filter(|k| !saved.iter().any(|&(p, _)| p == *k)));
+    for (i, &(pos, _)) in saved.iter().enumerate() {
+        let c = vm.game.board.get(&vm.mem, pos)?;
+        let first = !saved[..i].iter().any(|&(p, _)| p == pos);
+        if first && c & PLAYER_NUMBER_MASK == mine && vm.game.royal.contains(&(c & PIECE_TYPE_MASK)) {
+            after.push(pos);
+        }
+    }
+    // In board order, as a scan finds them (the first attacked one ends
+    // the probes).
+    after.sort_unstable();
+    Ok(())
 }
 
 /// Writes move `m`'s board edits, keeping each square's old content.

@@ -154,6 +154,8 @@ pub struct Game {
     /// The answers of the probes asked while one list is being filled
     /// (`game/probe.rs`).
     pub attack_memo: AttackMemo,
+    /// The positions a probe runs pieces from (kept for its buffer).
+    pub probe_starts: Vec<i32>,
     /// A list's chains are being counted: the lists below are not cut.
     pub counting_captures: bool,
     pub pieces: Vec<PieceDecl>,

@@ -285,6 +285,11 @@ impl Priorities {
         self.listed.is_empty()
     }
 
+    /// The move types ranked above `rank`, best first.
+    pub fn above(&self, rank: u32) -> &[i32] {
+        &self.listed[..(rank as usize).min(self.listed.len())]
+    }
+
     pub fn new(listed: Vec<i32>) -> Priorities {
         let unlisted = listed.len() as u32;
         let mut by_type = Vec::new();
@@ -302,7 +307,7 @@ impl Priorities {
 
     /// The rank of move type `t`: 0 for the first listed.
     #[inline]
-    fn rank(&self, t: i32) -> u32 {
+    pub fn rank(&self, t: i32) -> u32 {
         let unlisted = self.listed.len() as u32;
         if self.by_type.is_empty() {
             return self.listed.iter().position(|&p| p == t).map_or(unlisted, |r| r as u32);

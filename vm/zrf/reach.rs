@@ -9,8 +9,13 @@
 //! direction steps every position of the set (as every player sees the
 //! direction: symmetries are joined), a test is taken as both true and
 //! false (`if` joins both branches, `while` runs its body to a fixed
-//! point), and every position the cursor or a place argument (`capture
-//! a1`, `(create n)`) takes is a position the move may reach. A
+//! point). A move may reach where the cursor stands at `add` (the piece
+//! lands there), `cascade` and `to`, and a place argument (`capture a1`,
+//! `(create n)`); not the squares the cursor only passes over (a block
+//! that walks the whole board to find its own king before it moves a
+//! step, as Zillions' Chess with mandatory captures does, reaches one
+//! step away, not the board: before, every probe of that game ran every
+//! enemy piece). A
 //! construct this does not follow (`go last-to`, one not translated)
 //! makes the piece type reach everywhere: the table may say too much,
 //! never too little. Reads the names and the variant; knows nothing of
@@ -54,8 +59,9 @@ enum Op {
     SetMark(Place),
     /// `back`.
     Back,
-    /// A place a move may reach besides the cursor (`capture a1`,
-    /// `(create n)`).
+    /// A place the move may end on or capture at: the cursor at `add`
+    /// (the piece lands there) and at `cascade` and `to`; a place
+    /// argument (`capture a1`, `(create n)`).
     Touch(Place),
     If(Vec<Op>, Vec<Op>),
     While(Vec<Op>),
@@ -228,8 +234,15 @@ fn compile_one(names: &Names, n: &Node, out: &mut Vec<Op>) -> Result<(), Unknown
                 Op::Go(Place::Pos(p))
             } else {
                 match lower.as_str() {
-                    "add" | "add-partial" | "add-copy" | "add-copy-partial" | "capture" | "to" | "flip" | "change-owner" => Op::Nothing,
-                    "from" | "cascade" => Op::SetFrom(Place::Here),
+                    "add" | "add-partial" | "add-copy" | "add-copy-partial" | "capture" | "to" => Op::Touch(Place::Here),
+                    "flip" | "change-owner" => Op::Nothing,
+                    // The piece moved so far lands here; the next part
+                    // moves from here.
+                    "cascade" => {
+                        out.push(Op::Touch(Place::Here));
+                        Op::SetFrom(Place::Here)
+                    }
+                    "from" => Op::SetFrom(Place::Here),
                     "mark" => Op::SetMark(Place::Here),
                     "back" => Op::Back,
                     _ => return Err(Unknown),
@@ -258,10 +271,15 @@ fn compile_one(names: &Names, n: &Node, out: &mut Vec<Op>) -> Result<(), Unknown
                     Op::If(compile(names, then)?, compile(names, otherwise)?)
                 }
                 "while" => Op::While(compile(names, args.get(1..).ok_or(Unknown)?)?),
-                "add" | "add-partial" | "add-copy" | "add-copy-partial" => Op::Nothing,
+                "add" | "add-partial" | "add-copy" | "add-copy-partial" => Op::Touch(Place::Here),
                 "capture" | "to" | "create" | "change-type" => {
                     let is_type_or_player = |a: &Node| a.sym().is_some_and(|s| names.piece_of.contains_key(&s.to_lowercase()) || names.player_of.contains_key(&s.to_lowercase()));
-                    for a in args.iter().filter(|a| !is_type_or_player(a)) {
+                    let mut places = args.iter().filter(|a| !is_type_or_player(a)).peekable();
+                    if places.peek().is_none() && lower != "change-type" {
+                        // At the cursor.
+                        out.push(Op::Touch(Place::Here));
+                    }
+                    for a in places {
                         out.push(Op::Touch(place(names, a)?));
                     }
                     Op::Nothing
@@ -381,21 +399,25 @@ impl Analysis {
                         if next == *at || self.budget.get() == 0 || self.full(reached) {
                             break;
                         }
-                        *at = next;
                         // A loop still growing after as many rounds as the
                         // longest line of a big board (a walk of the whole
-                        // board by `next` links) may be anywhere.
+                        // board by `next` links) may be anywhere: what still
+                        // grows (the cursor; `from` and `mark` too if they
+                        // do) is taken as every position, and the body is
+                        // run once more from there.
                         if round == WIDEN_AFTER {
                             let all = vec![u64::MAX; self.words];
-                            *at = Cursor { here: all.clone(), from: all.clone(), mark: all.clone() };
-                            *reached = all;
-                            break;
+                            for (grown, was) in [(&mut next.here, &at.here), (&mut next.from, &at.from), (&mut next.mark, &at.mark)] {
+                                if grown != was {
+                                    *grown = all.clone();
+                                }
+                            }
                         }
+                        *at = next;
                     }
                 }
                 Op::Nothing => {}
             }
-            union(reached, &at.here);
         }
     }
 }
@@ -416,7 +438,8 @@ mod tests {
   (piece (name Pawn) (moves (ne (verify enemy?) add)))
   (piece (name Archer) (moves (n (verify empty?) (capture e) add)))
   (piece (name Ghost) (moves ((go last-to) add)))
-  (piece (name Mason) (drops ((verify empty?) add))))
+  (piece (name Mason) (drops ((verify empty?) add)))
+  (piece (name Scout) (moves (mark a1 (while (on-board? e) e) back n (verify empty?) add))))
 "#;
 
     /// The positions `piece_type` may reach from `from`, by name.
@@ -445,5 +468,7 @@ mod tests {
         // A drop lands where it is tried; a piece with no drops reaches nothing by one.
         assert_eq!(reached(&table, &names, Sweep::Drops, 5, "b2"), ["b2"]);
         assert_eq!(reached(&table, &names, Sweep::Drops, 1, "b2"), Vec::<String>::new());
+        // A walk of a row and back before the step: only the step lands.
+        assert_eq!(reached(&table, &names, Sweep::Moves, 6, "c3"), ["c2", "c4"]);
     }
 }
