@@ -41,12 +41,15 @@ pub struct Translation {
 /// The ForthScript of one variant of `zrf`.
 pub fn translate(zrf: &Zrf, variant: &Variant) -> Result<Translation, ZrfError> {
     let names = Names::new(zrf, variant)?;
-    let reach = super::reach::reach(&names, variant);
     let moves_for_others = variant.turn_order.turns.iter().any(|t| t.for_player.as_ref().is_some_and(|f| !f.is(&t.player.text)));
     let lines = zrf.files.iter().map(|f| sexpr::LineIndex::new(&f.text)).collect();
-    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others, lines };
+    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others, lines, probes: Default::default() };
     t.game(variant)?;
-    t.out.reach = reach.map(std::sync::Arc::new);
+    // Only probes read it, and working it out takes up to a tenth of a
+    // second on the largest games.
+    if t.probes.get() {
+        t.out.reach = super::reach::reach(&t.names, variant).map(std::sync::Arc::new);
+    }
     Ok(t.out)
 }
 
@@ -65,6 +68,9 @@ pub(crate) struct Writer<'a> {
     pub moves_for_others: bool,
     /// Each file's lines, for the place comments of the lines written.
     pub lines: Vec<sexpr::LineIndex>,
+    /// A move or goal asks whether a square is attacked (`attacked?`,
+    /// `defended?`, `checkmated`): the reach table is worth making.
+    pub probes: std::cell::Cell<bool>,
 }
 
 impl Writer<'_> {
@@ -397,6 +403,7 @@ impl Writer<'_> {
         // `(checkmated T)`: the game layer drops the moves that would
         // leave T attacked.
         for (_, name) in self.royal_types(v)? {
+            self.probes.set(true);
             self.line(0, &format!("{name} {{royal}}\t\\ (checkmated {name}): no move may leave it attacked"), None);
         }
         self.out.text.push('\n');

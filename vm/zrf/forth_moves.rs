@@ -390,6 +390,7 @@ fn query(w: &Writer, n: &Node, name: &str, args: &[Node]) -> Result<String, ZrfE
         // `(attacked? no-king)`: by the moves of one move type only.
         "attacked?" | "defended?" => {
             let word = if base == "attacked?" { "zrf-attacked?" } else { "zrf-defended?" };
+            w.probes.set(true);
             match args.first().and_then(Node::sym).and_then(|s| w.names.move_type(s)) {
                 Some(t) => (format!("{t} {word}-by"), args.get(1)),
                 None => (format!("0 {word}-by"), args.first()),

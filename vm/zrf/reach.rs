@@ -64,7 +64,9 @@ enum Op {
     /// argument (`capture a1`, `(create n)`).
     Touch(Place),
     If(Vec<Op>, Vec<Op>),
-    While(Vec<Op>),
+    /// A loop; whether its body reads and sets only the cursor (its
+    /// run depends on nothing else: see `Analysis::loops`).
+    While(Vec<Op>, bool),
     /// An instruction that moves nothing.
     Nothing,
 }
@@ -101,10 +103,12 @@ fn union(a: &mut Bits, b: &Bits) {
 }
 
 /// Steps of the abstract run (an instruction run over a set of
-/// positions, a set stepped) a variant's analysis may take: far more than
-/// a 19 by 19 board of many pieces needs, a few tenths of a second at
-/// most; a game whose moves would take more gets no table.
-const BUDGET: u64 = 10_000_000;
+/// positions, a set stepped) a variant's analysis may take, at about
+/// 4 ns a step: 0.16 s at most. Gwangsanghui (15 by 14, 26 pieces whose
+/// every move walks the board three times) takes 11.6 M; Ragnarok 28 M.
+/// A game whose moves would take more gets no table (its probes run
+/// every piece).
+const BUDGET: u64 = 40_000_000;
 
 /// The largest table made (a 19 by 19 board of 40 piece types takes
 /// 1.4 MB).
@@ -123,6 +127,9 @@ struct Analysis {
     links: Vec<Vec<i32>>,
     /// By direction, the directions it is for some player (symmetries).
     seen_as: Vec<Vec<usize>>,
+    /// The runs of loops that read and set only the cursor, by loop and
+    /// the cursor they start from: where it ends, and what they reach.
+    loops: std::cell::RefCell<std::collections::HashMap<(usize, Bits), (Bits, Bits)>>,
 }
 
 /// The table of `v`'s pieces, types numbered as `Names` numbers them;
@@ -157,7 +164,7 @@ pub(crate) fn reach(names: &Names, v: &Variant) -> Option<Reach> {
     if (2 * (names.pieces.len() + 1) * positions).saturating_mul(words * 8) > MAX_TABLE_BYTES {
         return None;
     }
-    let a = Analysis { budget: std::cell::Cell::new(BUDGET), positions, words, links, seen_as };
+    let a = Analysis { budget: std::cell::Cell::new(BUDGET), positions, words, links, seen_as, loops: Default::default() };
     let mut table = Reach::new(positions, names.pieces.len());
     let mut seen = std::collections::HashSet::new();
     for p in &v.pieces {
@@ -170,6 +177,8 @@ pub(crate) fn reach(names: &Names, v: &Variant) -> Option<Reach> {
         for (sweep, keyword) in [(Sweep::Moves, "moves"), (Sweep::Drops, "drops")] {
             let blocks = decl.and_then(|r| r.args().iter().find(|a| a.is_form(keyword))).map(|l| l.args().iter().filter(|b| !b.is_form("move-type")).collect::<Vec<_>>()).unwrap_or_default();
             let program: Result<Vec<Vec<Op>>, Unknown> = blocks.iter().map(|b| compile(names, b.list().ok_or(Unknown)?)).collect();
+            // Loops are known by their place in this program.
+            a.loops.borrow_mut().clear();
             for from in 0..positions {
                 let reached = match &program {
                     Ok(blocks) => a.from(from, blocks),
@@ -270,7 +279,11 @@ fn compile_one(names: &Names, n: &Node, out: &mut Vec<Op>) -> Result<(), Unknown
                     };
                     Op::If(compile(names, then)?, compile(names, otherwise)?)
                 }
-                "while" => Op::While(compile(names, args.get(1..).ok_or(Unknown)?)?),
+                "while" => {
+                    let body = compile(names, args.get(1..).ok_or(Unknown)?)?;
+                    let cursor_only = cursor_only(&body);
+                    Op::While(body, cursor_only)
+                }
                 "add" | "add-partial" | "add-copy" | "add-copy-partial" => Op::Touch(Place::Here),
                 "capture" | "to" | "create" | "change-type" => {
                     let is_type_or_player = |a: &Node| a.sym().is_some_and(|s| names.piece_of.contains_key(&s.to_lowercase()) || names.player_of.contains_key(&s.to_lowercase()));
@@ -305,6 +318,19 @@ fn compile_one(names: &Names, n: &Node, out: &mut Vec<Op>) -> Result<(), Unknown
     };
     out.push(op);
     Ok(())
+}
+
+/// Whether `ops` read and set the cursor alone: no `from`, `mark` or
+/// `back`.
+fn cursor_only(ops: &[Op]) -> bool {
+    let own = |p: &Place| !matches!(p, Place::From | Place::Mark);
+    ops.iter().all(|op| match op {
+        Op::Step(_) | Op::Nothing => true,
+        Op::Go(p) | Op::Touch(p) => own(p),
+        Op::SetFrom(_) | Op::SetMark(_) | Op::Back => false,
+        Op::If(a, b) => cursor_only(a) && cursor_only(b),
+        Op::While(_, own) => *own,
+    })
 }
 
 impl Analysis {
@@ -368,6 +394,32 @@ impl Analysis {
         })
     }
 
+    /// A `while`: its body run to a fixed point.
+    fn run_loop(&self, body: &[Op], at: &mut Cursor, reached: &mut Bits) {
+        for round in 0.. {
+            let mut next = at.clone();
+            self.run(body, &mut next, reached);
+            next.join(at);
+            if next == *at || self.budget.get() == 0 || self.full(reached) {
+                break;
+            }
+            // A loop still growing after as many rounds as the longest
+            // line of a big board (a walk of the whole board by `next`
+            // links) may be anywhere: what still grows (the cursor;
+            // `from` and `mark` too if they do) is taken as every
+            // position, and the body is run once more from there.
+            if round == WIDEN_AFTER {
+                let all = vec![u64::MAX; self.words];
+                for (grown, was) in [(&mut next.here, &at.here), (&mut next.from, &at.from), (&mut next.mark, &at.mark)] {
+                    if grown != was {
+                        *grown = all.clone();
+                    }
+                }
+            }
+            *at = next;
+        }
+    }
+
     /// The abstract run of `ops`; stops early (with too little) once the
     /// budget is spent, which the caller checks, or once every position
     /// is reached.
@@ -391,31 +443,29 @@ impl Analysis {
                     self.run(otherwise, &mut other, reached);
                     at.join(&other);
                 }
-                Op::While(body) => {
-                    for round in 0.. {
-                        let mut next = at.clone();
-                        self.run(body, &mut next, reached);
-                        next.join(at);
-                        if next == *at || self.budget.get() == 0 || self.full(reached) {
-                            break;
-                        }
-                        // A loop still growing after as many rounds as the
-                        // longest line of a big board (a walk of the whole
-                        // board by `next` links) may be anywhere: what still
-                        // grows (the cursor; `from` and `mark` too if they
-                        // do) is taken as every position, and the body is
-                        // run once more from there.
-                        if round == WIDEN_AFTER {
-                            let all = vec![u64::MAX; self.words];
-                            for (grown, was) in [(&mut next.here, &at.here), (&mut next.from, &at.from), (&mut next.mark, &at.mark)] {
-                                if grown != was {
-                                    *grown = all.clone();
-                                }
+                Op::While(body, true) => {
+                    // Its run depends only on where the cursor enters: a
+                    // walk of the whole board (`mark a0 (while (on-board?
+                    // next) next …) back`), which a block runs from each
+                    // of its piece's positions, is worked out once.
+                    let key = (body.as_ptr() as usize, at.here.clone());
+                    let known = self.loops.borrow().get(&key).cloned();
+                    let (here, touched) = match known {
+                        Some(known) => known,
+                        None => {
+                            let mut alone = Cursor { here: at.here.clone(), from: vec![0; self.words], mark: vec![0; self.words] };
+                            let mut touched = vec![0; self.words];
+                            self.run_loop(body, &mut alone, &mut touched);
+                            if self.budget.get() > 0 {
+                                self.loops.borrow_mut().insert(key, (alone.here.clone(), touched.clone()));
                             }
+                            (alone.here, touched)
                         }
-                        *at = next;
-                    }
+                    };
+                    at.here = here;
+                    union(reached, &touched);
                 }
+                Op::While(body, false) => self.run_loop(body, at, reached),
                 Op::Nothing => {}
             }
         }
@@ -448,6 +498,26 @@ mod tests {
         let mut out: Vec<String> = (0..names.positions.len()).filter(|&t| table.may_reach(sweep, piece_type, from, t)).map(|t| names.positions[t].clone()).collect();
         out.sort();
         out
+    }
+
+    /// A walk longer than `WIDEN_AFTER` rounds, back to the start, then
+    /// one step: the widened walk stays in the cursor, and only the step
+    /// lands.
+    #[test]
+    fn a_long_walk_and_back_reaches_only_where_the_piece_lands() {
+        let files: Vec<String> = (0..40).map(|i| format!("{}{}", (b'a' + i / 26) as char, (b'a' + i % 26) as char)).collect();
+        let game = format!(
+            r#"(game (title "Walk") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("{}" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (piece (name Walker) (moves (mark (while (on-board? e) e) back e (verify empty?) add))))"#,
+            files.join("/")
+        );
+        let zrf = Zrf::parse(std::path::Path::new("walk.zrf"), game.as_bytes()).unwrap();
+        let v = &zrf.variants[0];
+        let names = Names::new(&zrf, v).unwrap();
+        let table = reach(&names, v).unwrap();
+        assert_eq!(reached(&table, &names, Sweep::Moves, 1, "aa1"), ["ab1"]);
+        assert_eq!(reached(&table, &names, Sweep::Moves, 1, "bm1"), ["bn1"]);
     }
 
     #[test]
