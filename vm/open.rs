@@ -327,13 +327,15 @@ impl Vm {
     /// Loads a game: its `.4th`, then what its `.zrf` variant adds.
     pub fn load_game(&mut self, game: &GameFile) -> VmResult<()> {
         if let Some(v) = game.zrf.as_ref().filter(|v| v.is_rules()) {
-            return self.load_rules(v);
+            self.load_rules(v)?;
+        } else {
+            self.run_file(&game.script)?;
+            if let Some(v) = &game.zrf {
+                self.apply_zrf(v, &game.script)?;
+            }
         }
-        self.run_file(&game.script)?;
-        match &game.zrf {
-            Some(v) => self.apply_zrf(v, &game.script),
-            None => Ok(()),
-        }
+        self.jit.game_loaded();
+        Ok(())
     }
 
     /// A plain Zillions variant: its rules translated into ForthScript

@@ -261,10 +261,10 @@ pub struct Jit {
     unpaid: HashMap<Addr, (Duration, u32)>,
     /// Calls of unpaid definitions left before the next look.
     unpaid_skip: u32,
-    /// When this VM's JIT began, and what compiling the large definitions
-    /// it let through cost, expected (`payback.rs`).
+    /// When this VM's JIT began, and what compiling the definitions it
+    /// let through cost, expected (`payback.rs`).
     born: Instant,
-    large_asked: Duration,
+    asked: Duration,
     /// The finished definitions by entry (`definition`).
     definitions: DefinitionIndex,
     /// What `translated_size` answered, by entry (finished code never
@@ -401,7 +401,7 @@ impl Jit {
             walk_block: 0,
         }));
         STARTED.get_or_init(Instant::now);
-        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, born: Instant::now(), large_asked: Duration::ZERO, definitions: DefinitionIndex::default(), sizes: HashMap::new(), plans: Plans::default() }
+        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, born: Instant::now(), asked: Duration::ZERO, definitions: DefinitionIndex::default(), sizes: HashMap::new(), plans: Plans::default() }
     }
 
     /// The compiler thread, started at the first call (never when off):
@@ -542,6 +542,13 @@ impl Jit {
         for (_, made) in self.plan_loops.iter_mut().filter(|(_, made)| made.is_none()) {
             *made = Some(None);
         }
+    }
+
+    /// The game is loaded: the run that native code may pay for begins
+    /// (`payback.rs`). Loading a large rules file takes tenths of a
+    /// second that say nothing of how long the games will run.
+    pub fn game_loaded(&mut self) {
+        self.born = Instant::now();
     }
 
     /// Waits until every compilation asked for is answered (tests and
@@ -1033,7 +1040,7 @@ impl Vm {
             Some(&(e, looks)) => (e, looks + 1),
             None => (COMPILE_PER_OP * self.jit_translated_size(entry) as u32, 1),
         };
-        if !payback::called_enough(looks * UNPAID_SKIP, expected) && !payback::affordable(self.jit.born, &mut self.jit.large_asked, expected) {
+        if !payback::called_enough(looks * UNPAID_SKIP, expected) && !payback::affordable(self.jit.born, &mut self.jit.asked, expected) {
             self.jit.unpaid.insert(entry, (expected, looks));
             return false;
         }

@@ -16,13 +16,17 @@
 //! for native code it never used (Game of Life's `moves`: four move words,
 //! 10 ms of compiling, none of it run). So nothing large (over `SMALL`)
 //! is compiled until the VM has run `PAYBACK` times what starting costs
-//! (the thread, and the first definition asked for); after that, the
-//! large definitions compiled take at most one part in `SHARE` of the
-//! VM's run — unless a word has been called so often that native code,
-//! called as often again, saves twice what it costs (`called_enough`).
-//! Small words are never held back: holding them too left compare.py's
-//! programs (20–90 ms) interpreted for most of their run (vm/C 3.8 ->
-//! 7.4), and draughts' one-shot `perft 5` without its native move words.
+//! (the thread, and the first definition asked for); after the first
+//! `FREE` of compiling, everything compiled takes at most one part in
+//! `SHARE` of the VM's run — unless a word has been called so often that
+//! native code, called as often again, saves twice what it costs
+//! (`called_enough`). The run is counted from the end of loading (a
+//! large rules file loads in tenths of a second, which say nothing of how
+//! long its games run). Small words within `FREE` are never held back:
+//! holding them left compare.py's programs (20–90 ms) interpreted for
+//! most of their run (vm/C 3.8 -> 7.4), and draughts' one-shot `perft 5`
+//! without its native move words; past it, a `check` running a variant
+//! per core compiled a second of small words the games did not repay.
 //!
 //! What was measured (2-core machine, `check` runs two variants at once):
 //! - a gate for the whole process that stayed open once the process had
@@ -64,15 +68,25 @@ pub(super) const START_COST: Duration = Duration::from_millis(2);
 /// half their speed.
 pub(super) const SMALL: Duration = Duration::from_millis(3);
 
+/// What the first definitions a VM asks for may cost in all before
+/// small ones, too, wait for the VM's run to pay (`affordable`): a few
+/// small loop words, compiled at once.
+pub(super) const FREE: Duration = Duration::from_millis(20);
+
 /// Whether compiling a definition expected to cost `expected` may start
-/// now: the VM has run (since `born`) `PAYBACK` times what starting the
-/// thread and the large definitions asked for so far (`asked`, which a
-/// yes adds to) cost. Small ones always may.
+/// now, `asked` being what the definitions compiled so far were expected
+/// to cost (a yes adds to it). Small ones may within the first `FREE`,
+/// and after it once the VM has run (since `born`) `SHARE` times what
+/// was asked; large ones once it has run `PAYBACK` times what starting
+/// the thread and this one cost, besides that share.
 pub(super) fn affordable(born: Instant, asked: &mut Duration, expected: Duration) -> bool {
-    if expected <= SMALL {
-        return true;
-    }
-    let paid = born.elapsed() >= (START_COST + expected).saturating_mul(PAYBACK) + asked.saturating_mul(SHARE);
+    let age = born.elapsed();
+    let share = asked.saturating_mul(SHARE);
+    let paid = if expected <= SMALL {
+        *asked + expected <= FREE || age >= share
+    } else {
+        age >= (START_COST + expected).saturating_mul(PAYBACK) + share
+    };
     if paid {
         *asked += expected;
     }
