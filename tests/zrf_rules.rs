@@ -16,6 +16,8 @@ const DRAUGHTS: &str = "tests/zrf-rules/Draughts.zrf";
 const CHESS: &str = "tests/zrf-rules/Chess.zrf";
 const REVERSI: &str = "tests/zrf-rules/Reversi.zrf";
 const XIANGQI: &str = "tests/zrf-rules/Xiangqi.zrf";
+const BREAKTHROUGH: &str = "tests/zrf-rules/Breakthrough.zrf";
+const CONNECT_FOUR: &str = "tests/zrf-rules/ConnectFour.zrf";
 
 fn load_path(path: &Path, variant: Option<&str>) -> Result<Vm, String> {
     let game = GameFile::open(path, variant)?;
@@ -170,6 +172,33 @@ fn ranked_moves_attack_only_when_kept() {
     // Black's hunter can take White's rook on c2: Black's rook moves are
     // ranked away, and the king may stay on the file.
     assert_eq!(king_moves("ranked_away", "(White (King a1) (Rook c2)) (Black (Rook a5) (Hunter c3))"), ["King a1 - a2", "King a1 - b1"]);
+}
+
+/// Breakthrough: straight steps to an empty square, diagonal ones that
+/// may capture, a goal zone per player. The published counts (RBG's
+/// compiled rules give the same, and 6182818 at depth 5).
+#[test]
+fn breakthrough_perft_1_to_4() {
+    let mut vm = load(BREAKTHROUGH);
+    assert_eq!(perfts(&mut vm, 4), [22, 484, 11132, 256036]);
+}
+
+/// Connect Four: drops that fall down their column by `while`. Perft 7
+/// is 7^7 less the 7 sequences that filled a column in six plies; the
+/// wins of ply 7 end games before ply 8 (5673234, measured outside the
+/// suite, as RBG's compiled rules count it).
+#[test]
+fn connect_four_perft_1_to_7() {
+    let mut vm = load(CONNECT_FOUR);
+    assert_eq!(perfts(&mut vm, 7), [7, 49, 343, 2401, 16807, 117649, 823536]);
+}
+
+/// Four in a column by `relative-config` ends the game.
+#[test]
+fn connect_four_four_in_a_column_wins() {
+    let game = root().join(CONNECT_FOUR);
+    let out = axforth(&["moves", game.to_str().unwrap(), "--after", "a1; b1; a2; b2; a3; b3; a4"]);
+    assert!(stdout(&out).contains("game over: Red has won"), "{}", stdout(&out));
 }
 
 /// En passant and castling, which perft 1-4 never reach.
