@@ -18,6 +18,7 @@ const REVERSI: &str = "tests/zrf-rules/Reversi.zrf";
 const XIANGQI: &str = "tests/zrf-rules/Xiangqi.zrf";
 const BREAKTHROUGH: &str = "tests/zrf-rules/Breakthrough.zrf";
 const CONNECT_FOUR: &str = "tests/zrf-rules/ConnectFour.zrf";
+const KNIGHTTHROUGH: &str = "tests/zrf-rules/Knightthrough.zrf";
 
 fn load_path(path: &Path, variant: Option<&str>) -> Result<Vm, String> {
     let game = GameFile::open(path, variant)?;
@@ -181,6 +182,16 @@ fn ranked_moves_attack_only_when_kept() {
 fn breakthrough_perft_1_to_4() {
     let mut vm = load(BREAKTHROUGH);
     assert_eq!(perfts(&mut vm, 4), [22, 484, 11132, 256036]);
+}
+
+/// Knightthrough: forward knight leaps of three steps each. RBG's
+/// compiled rules count the same, and 99598454 and 3929482778 at depths
+/// 5 and 6, where knights reaching the far rank end games (measured
+/// outside the suite).
+#[test]
+fn knightthrough_perft_1_to_4() {
+    let mut vm = load(KNIGHTTHROUGH);
+    assert_eq!(perfts(&mut vm, 4), [40, 1600, 63520, 2521306]);
 }
 
 /// Connect Four: drops that fall down their column by `while`. Perft 7
