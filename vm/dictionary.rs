@@ -70,7 +70,11 @@ impl Word {
 #[derive(Default)]
 pub struct Dictionary {
     pub words: Vec<Word>,
-    names: IndexMap<Box<[u8]>, u32>,
+    /// By name. Every token the outer interpreter reads is looked up
+    /// here: a fast keyed hash (SipHash took 5% of loading a large rules
+    /// file), seeded per process, so a file cannot choose names that
+    /// collide.
+    names: IndexMap<Box<[u8]>, u32, foldhash::fast::RandomState>,
     /// By xt, what `EXECUTE` does with it: `-1 - dir` for a direction
     /// word, else its entry. A flat copy of `step` and `entry` (neither
     /// changes once the word is made) that native code reads inline.
