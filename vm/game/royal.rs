@@ -158,14 +158,7 @@ fn attacked_after(vm: &mut Vm, m: usize, mine: i32, royal: &[i32], reaching: Opt
                         // are those of the list's board; those on the
                         // squares it edited are looked at again.
                         Some(r) => {
-                            b.starts.clear();
-                            b.starts.extend(r.starts.iter().copied().filter(|p| !b.saved.iter().any(|&(e, _)| e == *p)));
-                            for (i, &(pos, _)) in b.saved.iter().enumerate() {
-                                if !b.saved[..i].iter().any(|&(e, _)| e == pos) && piece_may_reach(vm, enemy_for, pos, k)? {
-                                    b.starts.push(pos);
-                                }
-                            }
-                            b.starts.sort_unstable();
+                            after_edits(&r.starts, &b.saved, &mut b.starts, |pos| piece_may_reach(vm, enemy_for, pos, k))?;
                             Some(r.drops)
                         }
                         None => reaching_pieces(vm, enemy_for, k, &mut b.starts)?,
@@ -190,22 +183,27 @@ fn attacked_after(vm: &mut Vm, m: usize, mine: i32, royal: &[i32], reaching: Opt
 }
 
 /// Where `mine`'s royal pieces stand after edits (`saved`: each edited
-/// square, with what it held) to a board where they stood on `royal`:
-/// those squares the edits left alone, and the edited squares that hold
-/// one now.
+/// square, with what it held) to a board where they stood on `royal`.
 fn royal_after(vm: &Vm, mine: i32, royal: &[i32], saved: &[(i32, i32)], after: &mut Vec<i32>) -> VmResult<()> {
-    after.clear();
-    after.extend(royal.iter().copied().filter(|k| !saved.iter().any(|&(p, _)| p == *k)));
-    for (i, &(pos, _)) in saved.iter().enumerate() {
+    after_edits(royal, saved, after, |pos| {
         let c = vm.game.board.get(&vm.mem, pos)?;
-        let first = !saved[..i].iter().any(|&(p, _)| p == pos);
-        if first && c & PLAYER_NUMBER_MASK == mine && vm.game.royal.contains(&(c & PIECE_TYPE_MASK)) {
-            after.push(pos);
+        Ok(c & PLAYER_NUMBER_MASK == mine && vm.game.royal.contains(&(c & PIECE_TYPE_MASK)))
+    })
+}
+
+/// Squares that held something on the board before edits (`base`),
+/// brought up to date after them (`saved`: each edited square, with what
+/// it held): those of `base` the edits left alone, and each edited square
+/// for which `holds` now, in board order (as a scan finds them).
+fn after_edits(base: &[i32], saved: &[(i32, i32)], out: &mut Vec<i32>, mut holds: impl FnMut(i32) -> VmResult<bool>) -> VmResult<()> {
+    out.clear();
+    out.extend(base.iter().copied().filter(|p| !saved.iter().any(|&(e, _)| e == *p)));
+    for (i, &(pos, _)) in saved.iter().enumerate() {
+        if !saved[..i].iter().any(|&(e, _)| e == pos) && holds(pos)? {
+            out.push(pos);
         }
     }
-    // In board order, as a scan finds them (the first attacked one ends
-    // the probes).
-    after.sort_unstable();
+    out.sort_unstable();
     Ok(())
 }
 
