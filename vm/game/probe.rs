@@ -11,6 +11,7 @@
 
 use super::generate::{fill, generate_reaching, Probe};
 use crate::error::VmResult;
+use crate::state::reach::Reach;
 use crate::state::{PIECE_TYPE_MASK, PLAYER_MASK};
 use crate::vm::{word, Vm};
 
@@ -20,16 +21,26 @@ use crate::vm::{word, Vm};
 /// when none may reach, none of those kept does).
 pub fn may_be_reached(vm: &Vm, for_player: i32, target: i32) -> VmResult<bool> {
     let (Some(reach), Ok(target)) = (vm.game.reach.as_deref(), usize::try_from(target)) else { return Ok(true) };
-    let types = vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len());
+    let types = scanned_types(vm);
     if target >= reach.positions() {
         return Ok(true);
     }
     let cells = vm.game.board.cells(&vm.mem)?;
-    let piece_may = cells.iter().take(vm.game.board.scan_positions()).enumerate().any(|(pos, content)| {
-        let t = (content & PIECE_TYPE_MASK) as usize;
-        content & PLAYER_MASK == for_player && t != 0 && t <= types && reach.move_may_reach(t, pos, target)
-    });
+    let piece_may = cells.iter().take(vm.game.board.scan_positions()).enumerate().any(|(pos, content)| moves_may_reach(reach, types, for_player, content, pos, target));
     Ok(piece_may || drop_may_be_reached(vm, reach, types, target))
+}
+
+/// The piece types whose moves are generated (`{dummy-pieces}` aside).
+fn scanned_types(vm: &Vm) -> usize {
+    vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len())
+}
+
+/// Whether `content`, standing on `pos`, is a piece of `for_player`'s
+/// (of the first `types`) whose moves may reach `target` by the table.
+#[inline]
+fn moves_may_reach(reach: &Reach, types: usize, for_player: i32, content: i32, pos: usize, target: usize) -> bool {
+    let t = (content & PIECE_TYPE_MASK) as usize;
+    content & PLAYER_MASK == for_player && t != 0 && t <= types && reach.move_may_reach(t, pos, target)
 }
 
 /// Whether a move of `player`'s (moving `for_player`'s pieces; of move
@@ -79,18 +90,15 @@ pub fn reaching_pieces(vm: &Vm, for_player: i32, target: i32, starts: &mut Vec<i
     if target >= reach.positions() {
         return Ok(None);
     }
-    let types = vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len());
+    let types = scanned_types(vm);
     let cells = vm.game.board.cells(&vm.mem)?;
     starts.clear();
-    starts.extend(cells.iter().take(vm.game.board.scan_positions()).enumerate().filter_map(|(pos, content)| {
-        let t = (content & PIECE_TYPE_MASK) as usize;
-        (content & PLAYER_MASK == for_player && t != 0 && t <= types && reach.move_may_reach(t, pos, target)).then_some(pos as i32)
-    }));
+    starts.extend(cells.iter().take(vm.game.board.scan_positions()).enumerate().filter(|&(pos, content)| moves_may_reach(reach, types, for_player, content, pos, target)).map(|(pos, _)| pos as i32));
     Ok(Some(drop_may_be_reached(vm, reach, types, target)))
 }
 
 /// Whether a drop of some piece type may reach `target`.
-fn drop_may_be_reached(vm: &Vm, reach: &crate::state::reach::Reach, types: usize, target: usize) -> bool {
+fn drop_may_be_reached(vm: &Vm, reach: &Reach, types: usize, target: usize) -> bool {
     (1..=types).any(|t| vm.game.pieces.get(t - 1).is_some_and(|p| !p.drops.is_empty()) && reach.drop_may_reach(t, target))
 }
 
@@ -98,10 +106,8 @@ fn drop_may_be_reached(vm: &Vm, reach: &crate::state::reach::Reach, types: usize
 /// may reach `target` by the table.
 pub fn piece_may_reach(vm: &Vm, for_player: i32, pos: i32, target: i32) -> VmResult<bool> {
     let (Some(reach), Ok(target), Ok(from)) = (vm.game.reach.as_deref(), usize::try_from(target), usize::try_from(pos)) else { return Ok(true) };
-    let types = vm.game.piece_scan_limit.unwrap_or(usize::MAX).min(vm.game.pieces.len());
     let content = vm.game.board.get(&vm.mem, pos)?;
-    let t = (content & PIECE_TYPE_MASK) as usize;
-    Ok(content & PLAYER_MASK == for_player && t != 0 && t <= types && from < vm.game.board.scan_positions() && reach.move_may_reach(t, from, target))
+    Ok(from < vm.game.board.scan_positions() && moves_may_reach(reach, scanned_types(vm), for_player, content, from, target))
 }
 
 fn generate_and_look(vm: &mut Vm, player: i32, for_player: i32, move_type: i32, probe: Probe) -> VmResult<bool> {
