@@ -382,6 +382,12 @@ impl MoveWords {
         }
     }
 
+    /// Whether move words run in the batch's native frame now (not
+    /// closed, not suspended).
+    pub(crate) fn is_open(&self) -> bool {
+        self.caller.is_some()
+    }
+
     /// Closes the batch.
     pub(crate) fn end(mut self, vm: &mut Vm) {
         self.suspend(vm);
