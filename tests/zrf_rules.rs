@@ -827,6 +827,39 @@ fn port_writes_files_that_count_the_same_perft() {
     }
 }
 
+/// A ported game with a `checkmated` goal carries the reach table the
+/// `.zrf` works out (`{reach}`), with the fingerprint of its move words:
+/// loaded, the probes are cut short as the `.zrf`'s are. A word added by
+/// hand keeps the table; a move word changed by hand drops it, with a
+/// warning, and every probe runs every piece.
+#[test]
+fn port_writes_the_reach_table_for_its_move_words() {
+    let dir = scratch("port-reach");
+    let o = axforth(&["port", CHESS, "-o", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", both(&o));
+    let written = dir.join("Chess.4th");
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(text.contains("{reach} ") && text.contains("King {reach-moves} e1  c1 d2 d1 e2 f2 f1 g1 ;"), "{text}");
+    let mut ported = load_path(&written, None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(ported.game.reach.is_some());
+    assert_eq!(perfts(&mut ported, 3), [20, 400, 8902]);
+
+    let added = dir.join("Added.4th");
+    std::fs::write(&added, format!(": my-helper ( -- ) ;\n{text}\n: my-evaluation ( -- n ) 42 ;\n")).unwrap();
+    let mut vm = load_path(&added, None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(vm.game.reach.is_some(), "{:?}", vm.take_warnings());
+
+    let first = text.find(": Pawn-move-1 ( -- )").expect("a pawn move word");
+    let line_end = first + text[first..].find('\n').unwrap() + 1;
+    let edited = dir.join("Edited.4th");
+    std::fs::write(&edited, format!("{}\t1 DROP\n{}", &text[..line_end], &text[line_end..])).unwrap();
+    let mut vm = load_path(&edited, None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(vm.game.reach.is_none());
+    let warnings = vm.take_warnings().join("\n");
+    assert!(warnings.contains("the reach table does not match the move words") && warnings.contains("Edited.4th:"), "{warnings}");
+    assert_eq!(perfts(&mut vm, 3), [20, 400, 8902]);
+}
+
 #[test]
 fn check_plays_a_rules_game() {
     let o = axforth(&["check", TICTACTOE, DRAUGHTS, "--games", "2"]);

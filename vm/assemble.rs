@@ -32,6 +32,7 @@ impl Vm {
         crate::game::play::register(&mut vm);
         crate::game::probe::register(&mut vm);
         crate::game::royal::register(&mut vm);
+        crate::game::reach_table::register(&mut vm);
         crate::search::script::register(&mut vm);
         crate::game::kernel::register(&mut vm);
         vm.interpret_text("stdlib/core.4th", STDLIB_CORE.as_bytes())?;

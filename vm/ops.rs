@@ -16,7 +16,7 @@
 /// A code address: index into the VM's code vector.
 pub type Addr = u32;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     // ---- flow -------------------------------------------------------
     Lit(i32),

@@ -38,6 +38,9 @@ pub fn port(zrf_path: &Path, variant: Option<&str>, out: &Path) -> Result<Vec<Pa
             Ok(t) => {
                 let file = out.join(format!("{}.4th", file_stem(&v.title.text)));
                 std::fs::write(&file, &t.text).with_context(|| format!("cannot write {}", file.display()))?;
+                if let Some(reach) = &t.reach {
+                    append_reach(&file, reach)?;
+                }
                 println!("{}", file.display());
                 written.push(file);
             }
@@ -54,6 +57,18 @@ pub fn port(zrf_path: &Path, variant: Option<&str>, out: &Path) -> Result<Vec<Pa
         bail!("{}: no Zillions rules variant to port (every variant chosen names an Axiom engine)", zrf_path.display());
     }
     Ok(written)
+}
+
+/// Appends the reach table the rules gave (`game/reach_table.rs`): its
+/// fingerprint is of the move words as the written file makes them, so
+/// the file is loaded first.
+fn append_reach(file: &Path, reach: &axforth::state::reach::Reach) -> Result<()> {
+    let config = axforth::Config { jit: axforth::jit::JitMode::Off, ..axforth::Config::default() };
+    let mut vm = axforth::Vm::new(config).map_err(|e| anyhow::anyhow!("{e}"))?;
+    vm.load_game(&axforth::open::GameFile::script(file)).map_err(|e| anyhow::anyhow!("{}: the written file does not load: {e}", file.display()))?;
+    let block = axforth::game::reach_table::render(&vm, reach);
+    let mut out = std::fs::OpenOptions::new().append(true).open(file).with_context(|| format!("cannot write {}", file.display()))?;
+    std::io::Write::write_all(&mut out, block.as_bytes()).with_context(|| format!("cannot write {}", file.display()))
 }
 
 /// `Ur [simple evaluation]` → `Ur-[simple-evaluation]`, without the

@@ -264,6 +264,7 @@ impl Vm {
             return Err(err("the game has no turns: every player is neutral"));
         }
         self.check_loaded()?;
+        super::reach_table::settle(self);
         self.game.classify_players();
         self.game.ready = true;
         Ok(())

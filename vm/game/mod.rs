@@ -10,6 +10,8 @@
 //! - `probe`: probes for the attackers of a square, cut short by the
 //!   reach table (`attacked?` and `checkmated` of translated Zillions
 //!   rules)
+//! - `reach_table`: a reach table written in a script (`{reach}`, as
+//!   `axforth port` writes it), checked against the move words it holds for
 //! - `royal`: royal pieces (`{royal}`, Zillions' `checkmated`): the moves
 //!   that would leave one attacked are dropped from each list
 //! - `maximal`: the moves a turn must take the most pieces with
@@ -42,6 +44,7 @@ pub mod mailbox;
 pub mod maximal;
 pub mod play;
 pub mod probe;
+pub mod reach_table;
 pub mod royal;
 pub mod show;
 

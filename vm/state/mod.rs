@@ -144,6 +144,8 @@ pub struct Game {
     /// rules were read by something that could tell: a probe for a
     /// square's attackers runs only the pieces that could.
     pub reach: Option<std::sync::Arc<reach::Reach>>,
+    /// A table read from the script (`{reach}`), checked when loading ends.
+    pub reach_claim: Option<reach::ReachClaim>,
     /// Royal piece types (`{royal}`, Zillions' `checkmated`): no move
     /// may leave the mover's first royal piece where an enemy move could
     /// reach it (`game/royal.rs`).

@@ -8,6 +8,16 @@
 //! instead of every move of every piece (`game/generate.rs`,
 //! `generate_reaching`). A game without a table probes every piece.
 
+/// A table a script wrote (`{reach}`, `game/reach_table.rs`), not yet
+/// checked against the move words it was made for.
+#[derive(Clone, Debug)]
+pub struct ReachClaim {
+    pub fingerprint: u64,
+    /// Where `{reach}` stands, for the warning.
+    pub at: crate::lexer::Pos,
+    pub table: Reach,
+}
+
 /// Moves or drops: each has a table of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sweep {
@@ -28,6 +38,15 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// The largest table made (a 19 by 19 board of 40 piece types takes
+    /// 1.4 MB).
+    pub const MAX_BYTES: usize = 32 << 20;
+
+    /// What a table for `positions` and `types` takes.
+    pub fn bytes(positions: usize, types: usize) -> usize {
+        (2 * (types + 1) * positions).saturating_mul(positions.div_ceil(64).max(1) * 8)
+    }
+
     /// A table where nothing reaches anything yet.
     pub fn new(positions: usize, types: usize) -> Reach {
         let words = positions.div_ceil(64).max(1);
@@ -42,6 +61,12 @@ impl Reach {
     pub fn set_mut(&mut self, sweep: Sweep, piece_type: usize, from: usize) -> Option<&mut [u64]> {
         let at = self.row(sweep, piece_type, from)?;
         self.bits.get_mut(at..at + self.words)
+    }
+
+    /// The set of `sweep` of `piece_type` from `from`.
+    pub fn set(&self, sweep: Sweep, piece_type: usize, from: usize) -> Option<&[u64]> {
+        let at = self.row(sweep, piece_type, from)?;
+        self.bits.get(at..at + self.words)
     }
 
     /// Whether a move of `piece_type` from `from` may reach `target`:

@@ -110,9 +110,6 @@ fn union(a: &mut Bits, b: &Bits) {
 /// every piece).
 const BUDGET: u64 = 40_000_000;
 
-/// The largest table made (a 19 by 19 board of 40 piece types takes
-/// 1.4 MB).
-const MAX_TABLE_BYTES: usize = 32 << 20;
 
 /// Rounds of a `while` before its sets are taken as every position.
 const WIDEN_AFTER: usize = 32;
@@ -161,7 +158,7 @@ pub(crate) fn reach(names: &Names, v: &Variant) -> Option<Reach> {
     let words = positions.div_ceil(64).max(1);
     // A board so big the table would be huge: none (a probe runs every
     // piece).
-    if (2 * (names.pieces.len() + 1) * positions).saturating_mul(words * 8) > MAX_TABLE_BYTES {
+    if Reach::bytes(positions, names.pieces.len()) > Reach::MAX_BYTES {
         return None;
     }
     let a = Analysis { budget: std::cell::Cell::new(BUDGET), positions, words, links, seen_as, loops: Default::default() };
