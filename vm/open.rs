@@ -348,14 +348,7 @@ impl Vm {
             err.location = e.place.as_deref().and_then(parse_place);
             err
         })?;
-        // Every generated line's place: each file's lines indexed once.
-        let indexes: Vec<crate::zrf::sexpr::LineIndex> = zrf.files.iter().map(|f| crate::zrf::sexpr::LineIndex::new(&f.text)).collect();
-        let locate = |at: crate::zrf::Span| {
-            let (f, index) = (zrf.files.get(at.file as usize)?, indexes.get(at.file as usize)?);
-            let (line, col) = index.line_col(&f.text, at.offset as usize);
-            Some(crate::lexer::Location { file: f.path.display().to_string(), line: line as u32, col: col as u32 })
-        };
-        let origins = t.origins.iter().map(|&(offset, at)| (offset, at.and_then(locate))).collect();
+        let origins = crate::vm::Origins { files: zrf.files.iter().map(|f| f.path.display().to_string()).collect(), lines: t.origins };
         let name = format!("{} [{}]", zrf.path.display(), v.title());
         self.run_generated(&name, t.text.as_bytes(), origins)?;
         self.game.reach = t.reach;

@@ -261,9 +261,16 @@ impl Output {
     }
 }
 
-/// Of a generated file: the byte offset of each line, and the place of
-/// the source it comes from, if any (`Vm::origins`).
-pub type Origins = Vec<(u32, Option<Location>)>;
+/// Of a generated file: the byte offset of each line and the place of
+/// the source it comes from, if any, as (file, line, column), the file an
+/// index into `files` (`Vm::origins`). Kept as numbers, made a
+/// `Location` only when one is asked for: a large Zillions game
+/// generates hundreds of thousands of lines.
+#[derive(Clone, Debug, Default)]
+pub struct Origins {
+    pub files: Vec<String>,
+    pub lines: Vec<(u32, Option<[u32; 3]>)>,
+}
 
 pub struct Vm {
     pub config: Config,
@@ -737,10 +744,13 @@ impl Vm {
         if pos.is_none() {
             return None;
         }
-        if let Some((_, lines)) = self.origins.iter().find(|(file, _)| *file == pos.file) {
+        if let Some((_, origins)) = self.origins.iter().find(|(file, _)| *file == pos.file) {
+            let lines = &origins.lines;
             let i = lines.partition_point(|(offset, _)| *offset <= pos.offset);
-            if let Some((_, Some(at))) = i.checked_sub(1).and_then(|i| lines.get(i)) {
-                return Some(at.clone());
+            if let Some((_, Some([file, line, col]))) = i.checked_sub(1).and_then(|i| lines.get(i)) {
+                if let Some(name) = origins.files.get(*file as usize) {
+                    return Some(Location { file: name.clone(), line: *line, col: *col });
+                }
             }
         }
         let f = self.files.get(pos.file as usize)?;

@@ -22,19 +22,21 @@ use super::model::*;
 use super::sexpr::{self, Kind, Node};
 
 /// The runtime every translated game loads (see its own comments).
+use std::fmt::Write as _;
+
 const PRELUDE: &str = include_str!("forth_prelude.4th");
 
 /// A translated variant: ForthScript text, and for each generated line
 /// its byte offset in `text` and, when it comes from a construct of the
-/// `.zrf`, the construct's place.
+/// `.zrf`, the construct's place: (file of the `.zrf`'s, line, column).
 /// With it, what the text does not say: where each piece type's moves
 /// can reach (`reach.rs`), which the game layer takes to make the
-/// `checkmated` goal's probes short. (`port` writes the text alone: the
-/// game it gives probes every piece, to the same moves.)
+/// `checkmated` goal's probes short (`port` writes it after the text, as
+/// `{reach}`).
 #[derive(Clone, Debug, Default)]
 pub struct Translation {
     pub text: String,
-    pub origins: Vec<(u32, Option<Span>)>,
+    pub origins: Vec<(u32, Option<[u32; 3]>)>,
     pub reach: Option<std::sync::Arc<crate::state::reach::Reach>>,
 }
 
@@ -43,7 +45,8 @@ pub fn translate(zrf: &Zrf, variant: &Variant) -> Result<Translation, ZrfError> 
     let names = Names::new(zrf, variant)?;
     let moves_for_others = variant.turn_order.turns.iter().any(|t| t.for_player.as_ref().is_some_and(|f| !f.is(&t.player.text)));
     let lines = zrf.files.iter().map(|f| sexpr::LineIndex::new(&f.text)).collect();
-    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others, lines, probes: Default::default() };
+    let file_names = zrf.files.iter().map(|f| f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()).collect();
+    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others, lines, file_names, probes: Default::default() };
     t.game(variant)?;
     // Only probes read it, and working it out takes up to a tenth of a
     // second on the largest games.
@@ -66,8 +69,11 @@ pub(crate) struct Writer<'a> {
     /// support)`): `friend?`, `enemy?` and `in-zone?` then ask about the
     /// player whose pieces move, as Zillions did, not the one moving them.
     pub moves_for_others: bool,
-    /// Each file's lines, for the place comments of the lines written.
+    /// Each file's lines, and its name without its folders (the
+    /// generated text travels; the `.zrf` is found beside it), for the
+    /// place comments of the lines written.
     pub lines: Vec<sexpr::LineIndex>,
+    pub file_names: Vec<String>,
     /// A move or goal asks whether a square is attacked (`attacked?`,
     /// `defended?`, `checkmated`): the reach table is worth making.
     pub probes: std::cell::Cell<bool>,
@@ -82,28 +88,24 @@ impl Writer<'_> {
             self.out.text.push('\t');
         }
         self.out.text.push_str(code);
-        self.out.origins.push((start, at));
-        if let Some(at) = at {
-            self.out.text.push_str("\t\\ ");
-            self.out.text.push_str(&self.short_place(at));
+        let place = at.and_then(|at| self.place(at));
+        self.out.origins.push((start, place));
+        if let Some([file, line, col]) = place {
+            let name = self.file_names.get(file as usize).map_or("?", String::as_str);
+            // Writing into a String cannot fail.
+            let _ = write!(self.out.text, "\t\\ {name}:{line}:{col}");
         }
         self.out.text.push('\n');
     }
 
-    /// "File.zrf:line:col", the file without its folders (the generated
-    /// text travels; the `.zrf` is found beside it).
-    pub fn short_place(&self, at: Span) -> String {
-        match self.zrf.files.get(at.file as usize) {
-            Some(f) => {
-                let name = f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                let (line, col) = match self.lines.get(at.file as usize) {
-                    Some(index) => index.line_col(&f.text, at.offset as usize),
-                    None => sexpr::line_col(&f.text, at.offset as usize),
-                };
-                format!("{name}:{line}:{col}")
-            }
-            None => String::from("?"),
-        }
+    /// (file, line, column) of a place in the `.zrf`'s files.
+    fn place(&self, at: Span) -> Option<[u32; 3]> {
+        let f = self.zrf.files.get(at.file as usize)?;
+        let (line, col) = match self.lines.get(at.file as usize) {
+            Some(index) => index.line_col(&f.text, at.offset as usize),
+            None => sexpr::line_col(&f.text, at.offset as usize),
+        };
+        Some([at.file, line as u32, col as u32])
     }
 
     pub fn err(&self, at: Span, message: impl Into<String>) -> ZrfError {
