@@ -860,6 +860,36 @@ fn port_writes_the_reach_table_for_its_move_words() {
     assert_eq!(perfts(&mut vm, 3), [20, 400, 8902]);
 }
 
+/// A move block written the same as one before it (a macro two pieces
+/// use, or one under two move types) is the same move word: defined once,
+/// named by the first, listed by both, with each list's move type.
+#[test]
+fn a_move_written_twice_is_one_move_word() {
+    let src = r#"
+(define step ($1 (verify empty?) add))
+(game (title "Twins") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("3/2/1" (0 10)))
+     (directions (n 0 -1) (e 1 0))))
+  (board-setup (White (Rook a1) (Bishop c1)) (Black (Rook a3) (Bishop c3)))
+  (piece (name Rook) (moves (move-type slow) (step n) (step e)))
+  (piece (name Bishop) (moves (move-type slow) (step e) (move-type fast) (step n) (step e))))
+"#;
+    let path = write_zrf("twins", src);
+    let dir = scratch("twins-port");
+    let o = axforth(&["port", path.to_str().unwrap(), "-o", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", both(&o));
+    let text = std::fs::read_to_string(dir.join("Twins.4th")).unwrap();
+    let defined: Vec<&str> = text.lines().filter(|l| l.starts_with(": Rook-") || l.starts_with(": Bishop-")).map(|l| l.split(' ').nth(1).unwrap()).collect();
+    assert_eq!(defined, ["Rook-move-1", "Rook-move-2"]);
+    let bishop = &text[text.find("{moves Bishop-moves").unwrap()..];
+    let bishop = &bishop[..bishop.find("moves}").unwrap()];
+    assert!(bishop.contains("{move} Rook-move-2 {move-type} slow") && bishop.contains("{move} Rook-move-1 {move-type} fast") && bishop.contains("{move} Rook-move-2 {move-type} fast"), "{bishop}");
+    let mut vm = game("twins", src);
+    let mut m = moves(&mut vm);
+    m.sort();
+    assert_eq!(m, ["Bishop c1 - c2", "Rook a1 - a2", "Rook a1 - b1"]);
+}
+
 #[test]
 fn check_plays_a_rules_game() {
     let o = axforth(&["check", TICTACTOE, DRAUGHTS, "--games", "2"]);

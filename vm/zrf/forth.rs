@@ -46,7 +46,7 @@ pub fn translate(zrf: &Zrf, variant: &Variant) -> Result<Translation, ZrfError> 
     let moves_for_others = variant.turn_order.turns.iter().any(|t| t.for_player.as_ref().is_some_and(|f| !f.is(&t.player.text)));
     let lines = zrf.files.iter().map(|f| sexpr::LineIndex::new(&f.text)).collect();
     let file_names = zrf.files.iter().map(|f| f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()).collect();
-    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others, lines, file_names, probes: Default::default() };
+    let mut t = Writer { zrf, names, out: Translation::default(), moves_for_others, lines, file_names, bodies: Default::default(), probes: Default::default() };
     t.game(variant)?;
     // Only probes read it, and working it out takes up to a tenth of a
     // second on the largest games.
@@ -74,6 +74,9 @@ pub(crate) struct Writer<'a> {
     /// place comments of the lines written.
     pub lines: Vec<sexpr::LineIndex>,
     pub file_names: Vec<String>,
+    /// The move words written, by their code (their text after the first
+    /// line, without comments).
+    pub bodies: std::collections::HashMap<String, String>,
     /// A move or goal asks whether a square is attacked (`attacked?`,
     /// `defended?`, `checkmated`): the reach table is worth making.
     pub probes: std::cell::Cell<bool>,
@@ -441,7 +444,9 @@ impl Writer<'_> {
                 return Err(self.err(block.at, format!("a {kind} is a list of instructions, not `{}`", block.text().unwrap_or(""))));
             };
             let word = format!("{piece}-{kind}-{}", entries.len() + 1);
+            let (start, lines) = (self.out.text.len(), self.out.origins.len());
             self.line(0, &format!(": {word} ( -- )"), Some(block.at));
+            let body = self.out.text.len();
             // A move's first steps and square tests go before its start:
             // they read and change nothing else, and so the generator
             // finds them and tries the word only where they hold (its
@@ -451,6 +456,25 @@ impl Writer<'_> {
             self.line(1, if drop { "zrf-begin-drop" } else { "zrf-begin-move" }, None);
             super::forth_moves::block(self, &items[lead..], 1, drop)?;
             self.line(0, ";", None);
+            // A block written the same as one before (a macro used by
+            // several pieces, or under two move types) is that word: one
+            // definition to load and compile (Ragnarok.zrf's variants: a
+            // seventh of their move words, a sixth of their text).
+            // The same code, that is: the places in the comments (where a
+            // macro's argument was written) may differ.
+            let code: String = self.out.text[body..].lines().map(|l| l.split("\t\\ ").next().unwrap_or(l)).collect::<Vec<_>>().join("\n");
+            let word = match self.bodies.get(&code) {
+                Some(same) => {
+                    let same = same.clone();
+                    self.out.text.truncate(start);
+                    self.out.origins.truncate(lines);
+                    same
+                }
+                None => {
+                    self.bodies.insert(code, word.clone());
+                    word
+                }
+            };
             entries.push((word, move_type.clone()));
         }
         self.line(0, &format!("{{moves {piece}-{kind}s"), None);
