@@ -18,16 +18,18 @@
 //! fingerprint (`move_words_fingerprint`) and the text `render` writes.
 //! Reads the dictionary, the code and the game's declarations.
 
+use crate::dictionary::WordKind;
 use crate::error::{ErrorKind, VmError, VmResult};
 use crate::ops::{Addr, Op};
 use crate::state::reach::{Reach, ReachClaim, Sweep};
 use crate::vm::{word, Vm};
-use crate::dictionary::WordKind;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-/// FNV-1a over 64 bits: the same on every machine and every build, as a
-/// fingerprint written in a file must be.
+/// FNV-1a over 64 bits: a fingerprint written in a file must come out the
+/// same in every later run (Rust's default hasher is keyed per process).
+/// A later axforth whose instructions are numbered otherwise computes
+/// another one, and drops the table with the warning: port again.
 struct Fnv(u64);
 
 impl Hasher for Fnv {
@@ -184,25 +186,34 @@ fn game_error(s: String) -> VmError {
 /// then a position and the positions reached, up to `;`.
 fn reach_row(vm: &mut Vm, sweep: Sweep, what: &str) -> VmResult<()> {
     let t = vm.pop()?;
+    if vm.game.reach_claim.is_none() {
+        return Err(game_error(format!("`{what}` belongs after `{{reach}}`")));
+    }
     let (from, _) = vm.parse_name(what)?;
     let from = position(vm, &from, what)?;
-    let mut targets = Vec::new();
+    // The positions reached, as bits (however many times a line names
+    // them): the claim's table is borrowed only once the line is read.
+    let positions = vm.game.board.positions;
+    let mut reached = vec![0u64; positions.div_ceil(64).max(1)];
+    let mut everywhere = false;
     loop {
         let (name, _) = vm.next_token().ok_or_else(|| game_error(format!("`{what}` ends at `;`, which is missing")))?;
         match name.as_slice() {
             b";" => break,
-            b"*" => targets.extend(0..vm.game.board.positions),
-            _ => targets.push(position(vm, &name, what)?),
+            b"*" => everywhere = true,
+            _ => {
+                let p = position(vm, &name, what)?;
+                reached[p / 64] |= 1 << (p % 64);
+            }
         }
     }
-    let Some(claim) = vm.game.reach_claim.as_mut() else {
-        return Err(game_error(format!("`{what}` belongs after `{{reach}}`")));
-    };
+    if everywhere {
+        (0..positions).for_each(|p| reached[p / 64] |= 1 << (p % 64));
+    }
+    let claim = vm.game.reach_claim.as_mut().ok_or_else(|| game_error(format!("`{what}` belongs after `{{reach}}`")))?;
     let set = usize::try_from(t).ok().and_then(|t| claim.table.set_mut(sweep, t, from)).ok_or_else(|| game_error(format!("`{what}` takes a piece type, not {t}")))?;
-    for p in targets {
-        if let Some(w) = set.get_mut(p / 64) {
-            *w |= 1 << (p % 64);
-        }
+    for (w, r) in set.iter_mut().zip(reached) {
+        *w |= r;
     }
     Ok(())
 }
