@@ -146,7 +146,7 @@ pub fn render(vm: &Vm, reach: &Reach) -> String {
         for (i, piece) in vm.game.pieces.iter().enumerate() {
             for from in 0..positions {
                 let Some(set) = reach.set(sweep, i + 1, from) else { continue };
-                let targets: Vec<usize> = (0..positions).filter(|&p| set[p / 64] >> (p % 64) & 1 != 0).collect();
+                let targets: Vec<usize> = (0..positions).filter(|&p| set.get(p / 64).is_some_and(|w| w >> (p % 64) & 1 != 0)).collect();
                 if targets.is_empty() {
                     continue;
                 }
@@ -203,12 +203,12 @@ fn reach_row(vm: &mut Vm, sweep: Sweep, what: &str) -> VmResult<()> {
             b"*" => everywhere = true,
             _ => {
                 let p = position(vm, &name, what)?;
-                reached[p / 64] |= 1 << (p % 64);
+                set_bit(&mut reached, p);
             }
         }
     }
     if everywhere {
-        (0..positions).for_each(|p| reached[p / 64] |= 1 << (p % 64));
+        (0..positions).for_each(|p| set_bit(&mut reached, p));
     }
     let claim = vm.game.reach_claim.as_mut().ok_or_else(|| game_error(format!("`{what}` belongs after `{{reach}}`")))?;
     let set = usize::try_from(t).ok().and_then(|t| claim.table.set_mut(sweep, t, from)).ok_or_else(|| game_error(format!("`{what}` takes a piece type, not {t}")))?;
@@ -216,6 +216,12 @@ fn reach_row(vm: &mut Vm, sweep: Sweep, what: &str) -> VmResult<()> {
         *w |= r;
     }
     Ok(())
+}
+
+fn set_bit(bits: &mut [u64], p: usize) {
+    if let Some(w) = bits.get_mut(p / 64) {
+        *w |= 1 << (p % 64);
+    }
 }
 
 fn position(vm: &Vm, name: &[u8], what: &str) -> VmResult<usize> {
