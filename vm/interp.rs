@@ -33,6 +33,18 @@ impl Vm {
 
     /// Runs code from `entry` until it returns to us.
     pub fn run(&mut self, entry: Addr) -> VmResult<()> {
+        self.run_as(entry, true)
+    }
+
+    /// `run`, with the word at `entry` itself interpreted whatever native
+    /// code it has (what it calls is not): for a caller that knows it has
+    /// none, without reading the JIT's slot for it (a cache miss at each
+    /// of the move generator's attempts, `game/generate.rs`).
+    pub(crate) fn run_interpreted(&mut self, entry: Addr) -> VmResult<()> {
+        self.run_as(entry, false)
+    }
+
+    fn run_as(&mut self, entry: Addr, native: bool) -> VmResult<()> {
         let entry = entry.min(self.code.next_addr());
         let base = self.fp;
         let rdepth = self.rdepth;
@@ -48,15 +60,15 @@ impl Vm {
         }
         self.run_nesting += 1;
         self.jit_cover_code();
-        let result = self.run_frame(entry, base, rdepth);
+        let result = self.run_frame(entry, base, rdepth, native);
         self.run_nesting -= 1;
         result
     }
 
-    fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32) -> VmResult<()> {
+    fn run_frame(&mut self, entry: Addr, base: u32, rdepth: u32, native: bool) -> VmResult<()> {
         self.stacks.frames[base as u16 as usize] = Frame { ret: HOST_RETURN, rdepth };
         self.fp = base + 1;
-        let result = if self.jit.slots.get(entry as usize).is_some_and(|&s| self.jit.worth_entering(s)) {
+        let result = if native && self.jit.slots.get(entry as usize).is_some_and(|&s| self.jit.worth_entering(s)) {
             let entered = self.jit_enter(entry);
             self.after_native(entered, entry)
         } else {

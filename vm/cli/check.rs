@@ -68,11 +68,16 @@ pub fn check(config: Config, paths: &[PathBuf], options: &CheckOptions) -> Resul
         for _ in 0..workers {
             let tx = tx.clone();
             let (files, next, config) = (&files, &next, &config);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(file) = files.get(i) else { break };
-                if tx.send((i, check_file(config, file, options))).is_err() {
-                    break;
+            scope.spawn(move || {
+                // The core is busy between variants too (`auto` compiles
+                // more while one is left over).
+                let _busy = axforth::jit::CoreInUse::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    if tx.send((i, check_file(config, file, options))).is_err() {
+                        break;
+                    }
                 }
             });
         }

@@ -172,7 +172,8 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
             let start = plan.words.len() as u32;
             for &list in lists.iter() {
                 let entries = g.move_lists[list].entries.iter().filter(|&&(_, t)| key.of_type == 0 || t == key.of_type);
-                plan.words.extend(entries.map(|&(xt, move_type)| MoveWordCode { native: 0, xt, move_type, guard: Default::default(), drop_scan: 0 }));
+                let entry = |xt: u32| vm.dict.words.get(xt as usize).map_or(0, |w| w.entry);
+                plan.words.extend(entries.map(|&(xt, move_type)| MoveWordCode { native: 0, xt, entry: entry(xt), move_type, guard: Default::default(), drop_scan: 0 }));
             }
             let span = [start, plan.words.len() as u32];
             if drops { &mut plan.drops } else { &mut plan.moves }.push(span);
@@ -187,6 +188,7 @@ fn make_plan(vm: &mut Vm, key: PlanKey) -> Plan {
             }
         }
     }
+    plan.native = plan.words.iter().any(|w| w.native != 0);
     plan.guards = plan.words.iter().enumerate().any(|(i, w)| w.guard.len > 0 && !scan_covers(&plan, i));
     if plan.guards {
         plan.checks = guard_checks(&plan.words, &plan.drops);
@@ -227,6 +229,7 @@ fn keep_plan(plans: &mut Plans, mut plan: Plan) {
     plan.moves.clear();
     plan.drops.clear();
     plan.key = None;
+    plan.native = false;
     plan.guards = false;
     plan.checks.iter_mut().for_each(Vec::clear);
     plan.max_dir = None;
@@ -329,8 +332,11 @@ fn sweep(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, d: &mut Drive, drop: b
 fn sweep_attempts(vm: &mut Vm, batch: &mut MoveWords, plan: &Plan, d: &mut Drive, drop: bool) -> VmResult<()> {
     // Whether the native loop runs the attempts (else this loop does);
     // once it is not there at all, it is not looked for again in this
-    // sweep (it comes from the compiler thread, or not at all).
-    let mut native = true;
+    // sweep (it comes from the compiler thread, or not at all). Without a
+    // native move word it is not asked for: it would run none of them (a
+    // short `check` of a Zillions variant compiled it, and started the
+    // compiler thread, for nothing).
+    let mut native = plan.native;
     let mut no_loop = false;
     loop {
         let stopped = if native {
@@ -415,7 +421,7 @@ fn advance(vm: &Vm, plan: &Plan, d: &mut Drive) -> VmResult<bool> {
 /// Runs a move word the native loop cannot (it has no native code, or the
 /// JIT is off): as `execute`, in a frame of its own.
 fn interpret_move_word(vm: &mut Vm, batch: &mut MoveWords, code: MoveWordCode, pos: i32, piece: i32) -> VmResult<(VmResult<()>, bool)> {
-    vm.jit_move_word_tried(code.xt);
+    let attempt = vm.jit_move_word_tried(code.xt, code.entry);
     let g = &mut vm.game.gen;
     g.active = true;
     g.from = pos;
@@ -435,7 +441,10 @@ fn interpret_move_word(vm: &mut Vm, batch: &mut MoveWords, code: MoveWordCode, p
     // Its own stack frame: whatever the word leaves (or takes from below
     // its base, which reads as zeros) stays out of its caller's stack.
     let frame = vm.enter_frame()?;
-    let mut result = vm.execute(code.xt);
+    let mut result = if attempt.asked { vm.execute(code.xt) } else { vm.run_interpreted(code.entry) };
+    if let Some(timer) = attempt.timer {
+        vm.jit_move_word_ran(timer);
+    }
     if result.is_ok() && vm.depth > 0 {
         result = cells_left(vm, code.xt, vm.depth);
     }

@@ -41,6 +41,8 @@ pub(crate) struct MoveWordCode {
     /// Its native code (0: none yet).
     pub native: NativeFn,
     pub xt: u32,
+    /// Where its code starts.
+    pub entry: crate::ops::Addr,
     pub move_type: i32,
     /// The tests it makes first (`guard.rs`), which the driver makes
     /// before entering it, since most attempts end there.
@@ -299,21 +301,77 @@ pub(crate) struct MoveWords {
     refill: Option<(u64, u64)>,
 }
 
+/// An interpreted attempt of a move word being timed (`payback::Timed`).
+pub(crate) struct AttemptTimer {
+    entry: crate::ops::Addr,
+    start: std::time::Instant,
+}
+
+/// A move word's attempts between two timed, after its first ones.
+const TIME_EVERY: u32 = 16;
+
+/// How to run an attempt of a move word (`jit_move_word_tried`).
+pub(crate) struct Attempt {
+    pub timer: Option<AttemptTimer>,
+    /// The JIT looked at the word: it may have native code now, and the
+    /// call through `execute` takes it. Else the attempt is interpreted
+    /// without a look (`Vm::run_interpreted`).
+    pub asked: bool,
+}
+
 impl Vm {
-    /// Counts a try of move word `xt`, which has no native code yet, as a
-    /// call from native code, so that `auto` compiles a move word the
-    /// generator tries often.
-    pub(crate) fn jit_move_word_tried(&mut self, xt: u32) {
+    /// Counts a try of move word `xt` (code at `entry`), which has no
+    /// native code in the generator's plan, as a call from native code, so
+    /// that `auto` compiles a move word the generator tries often. Answers
+    /// how to run this attempt.
+    ///
+    /// The JIT's slot for the word is read (a cache miss: slots lie a
+    /// definition apart) only at its first attempts and one in
+    /// `UNPAID_SKIP` after: each of those looks whether it is due (and
+    /// whether an unpaid one is now paid for, `payback.rs`). Under `auto`,
+    /// some attempts are timed (`payback::Timed`): the first ones but the
+    /// very first (its code and data cold, it took up to a hundred times
+    /// the others), then one in `TIME_EVERY`.
+    pub(crate) fn jit_move_word_tried(&mut self, xt: u32, entry: crate::ops::Addr) -> Attempt {
+        let mut attempt = Attempt { timer: None, asked: false };
         if self.jit.mode == JitMode::Off {
-            return;
+            return attempt;
         }
-        let Some(entry) = self.dict.words.get(xt as usize).map(|w| w.entry) else { return };
-        self.jit_cover_code();
-        // An unpaid word (`payback.rs`) is looked at by the call that runs
-        // it; counting the attempt too would look twice as often.
-        if self.jit.slots.get(entry as usize) != Some(&super::UNPAID) {
-            self.jit_native(entry, true);
+        let tries = &mut self.jit.move_tries;
+        if tries.len() <= xt as usize {
+            tries.resize(xt as usize + 1, 0);
         }
+        let n = tries[xt as usize];
+        tries[xt as usize] = n.saturating_add(1);
+        let early = n < 2 * super::AUTO_CALLS as u32;
+        if early || n.is_multiple_of(super::UNPAID_SKIP) {
+            attempt.asked = true;
+            self.jit_cover_code();
+            let Some(&slot) = self.jit.slots.get(entry as usize) else { return attempt };
+            if slot == super::UNPAID {
+                // The call that runs it looks (`jit_enter`).
+                self.jit.unpaid_skip = 0;
+            } else {
+                if self.jit.mode == JitMode::Auto && slot == 0 {
+                    // Known as a move word from its first attempt: a loop
+                    // in it does not make it hot at once (`jit_count`),
+                    // its timings do.
+                    self.jit.timed.entry(entry).or_default();
+                }
+                self.jit_native(entry, true);
+            }
+        }
+        if self.jit.mode == JitMode::Auto && ((early && n > 0) || n.is_multiple_of(TIME_EVERY)) {
+            attempt.timer = Some(AttemptTimer { entry, start: std::time::Instant::now() });
+        }
+        attempt
+    }
+
+    /// An attempt `jit_move_word_tried` timed has ended.
+    pub(crate) fn jit_move_word_ran(&mut self, timer: AttemptTimer) {
+        let timed = self.jit.timed.entry(timer.entry).or_default();
+        timed.spent += timer.start.elapsed();
+        timed.calls += 1;
     }
 
     /// The native code the move word whose code starts at `entry` has

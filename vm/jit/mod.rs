@@ -35,6 +35,7 @@ mod generator;
 mod guard;
 mod helpers;
 mod payback;
+pub use payback::Occupant as CoreInUse;
 mod plan;
 mod shape;
 mod shared;
@@ -165,7 +166,7 @@ const NEVER: usize = COUNT_LIMIT - 3;
 const UNPAID: usize = COUNT_LIMIT - 2;
 /// Calls of unpaid definitions between two looks at the clock.
 const UNPAID_SKIP: u32 = 64;
-/// The slot table's first length (`Jit::grow_slots`): 32 MB of address
+/// The slot table's first length (`Jit::cover_slots`): 32 MB of address
 /// space, of which only the pages holding definitions' entries are used.
 const SLOTS_AT_FIRST: usize = 1 << 22;
 /// The compiler thread is making the definition's native code: each call
@@ -264,6 +265,18 @@ pub struct Jit {
     unpaid: HashMap<Addr, (Duration, u32)>,
     /// Calls of unpaid definitions left before the next look.
     unpaid_skip: u32,
+    /// Under `auto`, what interpreted attempts of move words not native
+    /// yet took, timed by the generator (`time_attempt`): what native
+    /// code would save each is judged from it (`payback.rs`).
+    timed: HashMap<Addr, payback::Timed>,
+    /// By token, the attempts of each move word the generator ran
+    /// without native code (`jit_move_word_tried`).
+    move_tries: Vec<u32>,
+    /// This VM's thread counted among those keeping a core busy.
+    _occupant: payback::Occupant,
+    /// A game was loaded (`game_loaded`): its start may be held
+    /// (`payback::held`).
+    game: bool,
     /// When this VM's JIT began, and what compiling the definitions it
     /// let through cost, expected (`payback.rs`).
     born: Instant,
@@ -404,7 +417,7 @@ impl Jit {
             walk_block: 0,
         }));
         STARTED.get_or_init(Instant::now);
-        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, born: Instant::now(), asked: Duration::ZERO, definitions: DefinitionIndex::default(), sizes: HashMap::new(), plans: Plans::default() }
+        Jit { mode, worker: None, worker_started: false, ready: false, in_flight: 0, view: None, data: None, trampoline: None, driver: None, driver_asked: false, driver_answered: false, slots: Vec::new(), ctx, error: None, resume: 0, compiled: 0, shared: 0, code_bytes: 0, borrowed: Vec::new(), fixed: 0, refused: 0, entries: 0, deopts: 0, guess_misses: HashMap::new(), unguessed: HashSet::new(), epoch: 0, plan_loops: Vec::new(), baked_layout: None, filled: None, compile_time: std::time::Duration::ZERO, deopt_sites: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), host_calls: std::env::var_os("AXFORTH_JIT_STATS").map(|_| HashMap::new()), unpaid: HashMap::new(), unpaid_skip: 0, timed: HashMap::new(), move_tries: Vec::new(), _occupant: payback::Occupant::new(), game: false, born: Instant::now(), asked: Duration::ZERO, definitions: DefinitionIndex::default(), sizes: HashMap::new(), plans: Plans::default() }
     }
 
     /// The compiler thread, started at the first call (never when off):
@@ -535,17 +548,31 @@ impl Jit {
 
     /// Makes the slot table cover code addresses below `n`. A table is
     /// as long as the code (a Zillions game's is millions of
-    /// instructions) but only definitions' entries are ever written: it
-    /// is made zeroed by the allocator (fresh pages, touched only where
-    /// written) and at least `SLOTS_AT_FIRST` long, so that the code a
-    /// game loads rarely makes it grow again. Grown by doubling and
-    /// zeroing, it cost a Zillions game's VM 16 to 32 MB of memory
-    /// written and copied while loading.
-    fn grow_slots(&mut self, n: usize) {
-        let len = n.next_power_of_two().max(SLOTS_AT_FIRST);
-        let mut grown = vec![0; len];
-        grown[..self.slots.len()].copy_from_slice(&self.slots);
-        self.slots = grown;
+    /// instructions). Its memory is made zeroed by the allocator, at
+    /// least `SLOTS_AT_FIRST` long, so that the code a game loads rarely
+    /// makes it grow again (grown by doubling and zeroing, it cost a
+    /// Zillions game's VM 16 to 32 MB of memory written and copied while
+    /// loading); its length is what is covered (a slot past it reads as
+    /// none), written as it is covered.
+    ///
+    /// Written, never read first: a slot's first touch would otherwise be
+    /// a read (a call count), which maps the shared zero page, and the
+    /// write after it a copy-on-write fault whose TLB flush interrupts
+    /// every core running a thread of the process (the compiler thread,
+    /// `check`'s other jobs): 2 % of the time of `check` of a Zillions
+    /// file under `auto`, against under 1 % for writing every page. (With
+    /// huge pages, each page written is 2 MB to clear: 7 % more.)
+    #[cold]
+    fn cover_slots(&mut self, n: usize) {
+        if self.slots.capacity() < n {
+            let mut grown = vec![0; n.next_power_of_two().max(SLOTS_AT_FIRST)];
+            grown.truncate(self.slots.len());
+            grown.copy_from_slice(&self.slots);
+            self.slots = grown;
+        }
+        const PAGE_SLOTS: usize = 4096 / std::mem::size_of::<usize>();
+        let end = n.next_multiple_of(PAGE_SLOTS).min(self.slots.capacity());
+        self.slots.resize(end, 0);
     }
 
     /// The thread is gone (or made no module): what it was asked for is
@@ -567,6 +594,7 @@ impl Jit {
     /// second that say nothing of how long the games will run.
     pub fn game_loaded(&mut self) {
         self.born = Instant::now();
+        self.game = true;
     }
 
     /// Waits until every compilation asked for is answered (tests and
@@ -745,7 +773,7 @@ impl Vm {
     #[inline]
     pub(crate) fn jit_cover_code(&mut self) {
         if self.jit.mode != JitMode::Off && self.jit.slots.len() <= self.code.next_addr() as usize {
-            self.jit.grow_slots(self.code.next_addr() as usize + 1);
+            self.jit.cover_slots(self.code.next_addr() as usize + 1);
         }
     }
 
@@ -1033,7 +1061,9 @@ impl Vm {
             // And only once the run has paid for it (`payback.rs`): until
             // then it is `UNPAID`, and its calls ask again.
             JitMode::Auto => {
-                let hot = (calls == 1 && self.jit_loops(entry)) || (from_native && calls >= AUTO_CALLS);
+                // A move word's attempts are short, however it loops: they
+                // are counted (and timed, `payback::Timed`).
+                let hot = (calls == 1 && self.jit_loops(entry) && !self.jit.timed.contains_key(&entry)) || (from_native && calls >= AUTO_CALLS);
                 if hot && !self.jit_paid_for(entry) {
                     if let Some(s) = self.jit.slots.get_mut(entry as usize) {
                         *s = UNPAID;
@@ -1057,11 +1087,23 @@ impl Vm {
             Some(&(e, looks)) => (e, looks + 1),
             None => (COMPILE_PER_OP * self.jit_translated_size(entry) as u32, 1),
         };
-        if !payback::called_enough(looks * UNPAID_SKIP, expected) && !payback::affordable(self.jit.born, &mut self.jit.asked, expected) {
+        if payback::held(self.jit.born, self.jit.game) {
+            self.jit.unpaid.insert(entry, (expected, looks));
+            return false;
+        }
+        let calls = looks * UNPAID_SKIP;
+        let timed = self.jit.timed.get(&entry).and_then(payback::Timed::saving);
+        let paid = match timed.filter(|_| !payback::core_to_spare()) {
+            // A move word whose attempts were timed: by what it saves.
+            Some(saving) => payback::called_enough(calls, saving, expected),
+            None => payback::called_enough(calls, payback::CALL_SAVING, expected) || payback::affordable(self.jit.born, &mut self.jit.asked, expected),
+        };
+        if !paid {
             self.jit.unpaid.insert(entry, (expected, looks));
             return false;
         }
         self.jit.unpaid.remove(&entry);
+        self.jit.timed.remove(&entry);
         true
     }
 

@@ -33,6 +33,9 @@ pub(crate) struct Plan {
     pub(crate) drops: Vec<[u32; 2]>,
     /// What the plan was made from (`None`: a plan emptied for reuse).
     pub(crate) key: Option<PlanKey>,
+    /// Some word has native code: only then is the generator's native
+    /// loop asked for (and run).
+    pub(crate) native: bool,
     /// Some word's guard is checked beyond what a drop sweep's scan
     /// checks (`MoveWords::prepare_guards`): as `checks` say, stepping
     /// along directions up to `max_dir`.
