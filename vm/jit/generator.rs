@@ -341,8 +341,9 @@ impl Vm {
         if tries.len() <= xt as usize {
             tries.resize(xt as usize + 1, 0);
         }
-        let n = tries[xt as usize];
-        tries[xt as usize] = n.saturating_add(1);
+        let Some(count) = tries.get_mut(xt as usize) else { return attempt };
+        let n = *count;
+        *count = n.saturating_add(1);
         let early = n < 2 * super::AUTO_CALLS as u32;
         if early || n.is_multiple_of(super::UNPAID_SKIP) {
             attempt.asked = true;
