@@ -278,6 +278,13 @@ fn replay_reads_a_zillions_saved_game() {
     assert!(!o.status.success(), "{}", both(&o));
     let out = stdout(&o);
     assert!(out.contains("\"ok\":false") && out.contains("ply 3 (`2. Man a1 - b2`)") && out.contains("legal: Man d4 - f6 x e5"), "{out}");
+    // An Axiom game's saved game names its `.zrf` stub's variant; replayed
+    // against the `.4th` given instead, that name is not a variant to find.
+    let axiom = dir.join("axiom.zsg");
+    std::fs::write(&axiom, "Zillions Save Game File Version 0.02 CC\nRulesFile=C:\\Games\\ZoG\\Draughts-AI.zrf\nVariantName=Draughts (alpha-beta)\n1. Man c3 - d4\n1. Man f6 - e5\n").unwrap();
+    let script = root().join("scripts/draughts/draughts.4th");
+    let o = axforth(&["replay", axiom.to_str().unwrap(), "--game", script.to_str().unwrap()]);
+    assert!(o.status.success() && stdout(&o).contains("2 plies replayed, ok"), "{}", both(&o));
 }
 
 #[test]

@@ -11,7 +11,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use axforth::game::{Action, DRAW_SCORE, UNKNOWN_SCORE};
 use axforth::tournament::record::{self, GameLog};
 use axforth::tournament::replay::verify;
-use axforth::open::GameFile;
+use axforth::open::{is_zrf, GameFile};
 use axforth::{Config, Vm};
 use std::path::Path;
 use std::process::ExitCode;
@@ -41,7 +41,10 @@ pub fn replay(config: Config, log: &Path, game: Option<&Path>, variant: Option<&
         return replay_records(config, log, &bytes, json);
     }
     if let Some(saved) = parse_saved(&String::from_utf8_lossy(&bytes)) {
-        let game = game.map(|g| GameFile::open(g, variant.or(saved.variant.as_deref()))).transpose().map_err(anyhow::Error::msg)?;
+        // The saved game's `VariantName=` names a variant of its `.zrf`; a
+        // `.4th` given instead is the variant itself.
+        let saved_variant = game.filter(|g| is_zrf(g)).and(saved.variant.as_deref());
+        let game = game.map(|g| GameFile::open(g, variant.or(saved_variant))).transpose().map_err(anyhow::Error::msg)?;
         return replay_saved(config, log, game.as_ref(), json, &saved);
     }
     let game = game.map(|g| GameFile::open(g, variant)).transpose().map_err(anyhow::Error::msg)?;
