@@ -56,6 +56,9 @@ const UNSAFE: &[&str] = &[
     ":", "CONSTANT", "VARIABLE", "CREATE", "<BUILDS", "DEFER", "IS", "[]", "TIMER", "IMMEDIATE", "!", "C!", "+!", "2!",
     "ON", "OFF", "++", "--", "FILL", "ERASE", "MOVE", "BASE", "STATE", "HEX", "DECIMAL", "BINARY", "OCTAL", "BYE", "EXECUTE",
     "COMPILE,", "LOAD", "FVARIABLE", "FCONSTANT",
+    // The kernel's words that define the name they read (`$DefineMoveType +`
+    // makes `+` a constant).
+    "$DefineMoveType", "$CreateDirection",
 ];
 
 /// The game declarations (`{player} +`, `{move-type} BASE`...) define or
