@@ -383,7 +383,7 @@ impl Vm {
             // slot table is empty and this is one compare; on, two.
             macro_rules! jit {
                 () => {{
-                    if self.jit.slots.get(ip).is_some_and(|&s| self.jit.worth_entering(s)) {
+                    if self.jit.slots.get(ip).is_some_and(|&s| self.jit.worth_entering(s)) && !self.jit.skip_unpaid(ip) {
                         sync!();
                         let entered = self.jit_enter(ip as Addr);
                         reload!();
