@@ -1182,12 +1182,12 @@ fn every_royal_type_is_kept_out_of_attack() {
     assert_eq!(moves(&mut vm), vec!["Prince a3 - b3".to_string()]);
 }
 
-/// A chain of partial moves that can come back to a position it left (a
-/// king jumping back and forth over a piece it marked, not took) stops
-/// short of the return: the chain ends instead of running past the limit
-/// of partial moves in a turn (South African Checkers' king does this).
+/// A chain of partial moves whose next step would undo the step before it
+/// (a king jumping back and forth over a piece it marked, not took) ends
+/// there, instead of running past the limit of partial moves in a turn
+/// (South African Checkers' king does this).
 #[test]
-fn a_chain_does_not_come_back_to_a_position_it_left() {
+fn a_chain_step_that_undoes_the_one_before_is_not_offered() {
     let src = r#"
 (game (title "Loop") (players White Black) (turn-order White Black)
   (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))

@@ -77,11 +77,12 @@
 //! with its two variants at once): Ragnarok.zrf's 15 variants 1.09× →
 //! 1.00×, CheckersCollection.zrf's 37 short ones 1.20× → 1.02–1.05×,
 //! kamisado.zrf 1.07–1.10× → 1.05×; Gwangsanghui.zrf (one variant, a core
-//! spare) 0.85× `off` as before. With the two rules above, and unpaid
-//! words told apart inside the interpreter's loop (`Jit::skip_unpaid`):
-//! kamisado.zrf's first variant 1.04× → 1.01×, CheckersCollection.zrf
-//! 1.06× → 1.04×, kamisado.zrf 1.06× → 1.02–1.03× (wall, medians of 12;
-//! the machine's noise is ±3 %).
+//! spare) 0.85× `off` as before. With the two rules above, unpaid words
+//! told apart inside the interpreter's loop (`Jit::skip_unpaid`) and a
+//! thread's slot table kept from one VM to the next (`SPARE_SLOTS`):
+//! CheckersCollection.zrf 1.06× → 1.02×, pasang.zrf (39 variants) 1.05×
+//! → 1.03×, kamisado.zrf 1.06× → 1.02–1.03×, Gwangsanghui.zrf 0.78×
+//! (wall, medians of 12; the machine's noise is ±3–5 %).
 //!
 //! `all` asks for everything at once, as tests want.
 
