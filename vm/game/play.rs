@@ -208,7 +208,6 @@ impl Vm {
                 return self.keep_maximal_captures();
             }
             generate(self, t.player, t.for_player, turn.partial, false)?;
-            self.drop_returning_steps()?;
             if self.game.store.count() > 0 {
                 return self.keep_maximal_captures();
             }
