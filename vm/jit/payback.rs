@@ -80,8 +80,8 @@
 //! spare) 0.85× `off` as before. With the two rules above, unpaid words
 //! told apart inside the interpreter's loop (`Jit::skip_unpaid`) and a
 //! thread's slot table kept from one VM to the next (`SPARE_SLOTS`):
-//! CheckersCollection.zrf 1.06× → 1.02×, pasang.zrf (39 variants) 1.05×
-//! → 1.03×, kamisado.zrf 1.06× → 1.02–1.03×, Gwangsanghui.zrf 0.78×
+//! CheckersCollection.zrf 1.06× → 1.02–1.05×, pasang.zrf (39 variants)
+//! 1.05× → 1.02–1.03×, kamisado.zrf 1.06× → 1.02–1.03×, Gwangsanghui.zrf 0.78×
 //! (wall, medians of 12; the machine's noise is ±3–5 %).
 //!
 //! `all` asks for everything at once, as tests want.
