@@ -109,6 +109,22 @@ fn check_stops_a_move_word_that_never_ends_at_the_variant_time() {
     }
 }
 
+/// The host's own walks are stopped too: `"maximal captures"` over more
+/// chains than anyone can walk (every path of a board, each step a
+/// partial move) runs no script long enough to meet a step slice's end;
+/// the clock is looked at every so many moves made.
+#[test]
+fn check_stops_a_walk_of_chains_that_never_ends_at_the_variant_time() {
+    for jit in ["off", "auto", "all"] {
+        let start = std::time::Instant::now();
+        let o = Command::new(env!("CARGO_BIN_EXE_axforth")).args(["--jit", jit, "check", "endless-chains.4th", "--timeout", "0.5"]).current_dir(DIR).output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "--jit {jit}: {stdout}");
+        assert!(stdout.contains("error: timed out: past the 0.5 s this run may take (--timeout)"), "--jit {jit}: {stdout}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "--jit {jit} took {:?}", start.elapsed());
+    }
+}
+
 /// A `{search-engine}` that never gives way (`BEGIN AGAIN`, no `$Yield`),
 /// from the command line under the address-space limit: stopped 1 s after
 /// its time per move, its game recorded as an engine error.

@@ -1181,3 +1181,32 @@ fn every_royal_type_is_kept_out_of_attack() {
     let mut vm = game("princes", &src);
     assert_eq!(moves(&mut vm), vec!["Prince a3 - b3".to_string()]);
 }
+
+/// A chain of partial moves that can come back to a position it left (a
+/// king jumping back and forth over a piece it marked, not took) stops
+/// short of the return: the chain ends instead of running past the limit
+/// of partial moves in a turn (South African Checkers' king does this).
+#[test]
+fn a_chain_does_not_come_back_to_a_position_it_left() {
+    let src = r#"
+(game (title "Loop") (players White Black) (turn-order White Black)
+  (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("1" (0 10))) (directions (e 1 0) (w -1 0))))
+  (board-setup (White (King a1)) (Black (Man b1)))
+  (piece (name Man) (attribute taken? false) (moves (e (verify empty?) add)))
+  (piece (name King) (attribute taken? false)
+    (moves (move-type jumps)
+      (e (verify enemy?) (set-attribute taken? true) e (verify empty?) (add-partial jumps))
+      (w (verify enemy?) (set-attribute taken? true) w (verify empty?) (add-partial jumps)))))
+"#;
+    let mut vm = game("loop", src);
+    // a1 - c1 over b1, back to a1 (a new position: b1 is marked now), and
+    // no further: c1 again is where the first jump stood.
+    assert_eq!(moves(&mut vm), ["King a1 - c1"]);
+    play_first(&mut vm);
+    assert_eq!(moves(&mut vm), ["King c1 - a1"]);
+    play_first(&mut vm);
+    // The chain ended and the turn passed: Black's man moves.
+    assert_eq!(moves(&mut vm), ["Man b1 - c1"]);
+    let mut fresh = game("loop", src);
+    assert_eq!(perfts(&mut fresh, 1), [1]);
+}

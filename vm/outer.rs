@@ -78,6 +78,21 @@ impl Vm {
     /// spent, else hand out the next slice.
     #[cold]
     pub(crate) fn next_step_slice(&mut self) -> Result<(), ErrorKind> {
+        self.check_limits()?;
+        if self.steps_reserve == 0 {
+            return Err(ErrorKind::StepLimit { limit: self.config.max_steps.unwrap_or(0) });
+        }
+        self.steps_left = self.steps_reserve.min(STEP_SLICE);
+        self.steps_reserve -= self.steps_left;
+        Ok(())
+    }
+
+    /// Stops the run if it was interrupted or its time is over. Script
+    /// is looked at between step slices; the host's own walks of moves
+    /// (perft, `"maximal captures"`, a chain's continuations), which the
+    /// step budget does not bound, every `MOVES_BETWEEN_CHECKS` moves.
+    #[cold]
+    pub(crate) fn check_limits(&mut self) -> Result<(), ErrorKind> {
         if let Some(flag) = &self.interrupt {
             if flag.swap(false, std::sync::atomic::Ordering::SeqCst) {
                 self.steps_reserve = 0;
@@ -97,11 +112,6 @@ impl Vm {
                 return Err(ErrorKind::TimedOut { ms: limit.as_millis() as u64 });
             }
         }
-        if self.steps_reserve == 0 {
-            return Err(ErrorKind::StepLimit { limit: self.config.max_steps.unwrap_or(0) });
-        }
-        self.steps_left = self.steps_reserve.min(STEP_SLICE);
-        self.steps_reserve -= self.steps_left;
         Ok(())
     }
 
@@ -366,6 +376,11 @@ fn resolve_load(dir: &Path, name: &str) -> Option<PathBuf> {
 
 /// Steps between two looks at the interrupt flag: a few milliseconds.
 const STEP_SLICE: u64 = 1 << 20;
+
+/// How many moves the host makes between looks at the interrupt flag and
+/// the clock (`check_limits`): a move costs at least a microsecond, a look
+/// some tens of nanoseconds.
+pub(crate) const MOVES_BETWEEN_CHECKS: u32 = 1024;
 
 
 /// `{board`, `{players`, `{moves` …: a declaration block's first word,

@@ -296,6 +296,9 @@ pub struct Vm {
     /// When the command's time for this VM's runs ends, and how long it
     /// was (`set_time_limit`): script still running then is stopped.
     pub(crate) time_limit: Option<(std::time::Instant, std::time::Duration)>,
+    /// Moves the host may still make before it looks at the limits above
+    /// (`outer::MOVES_BETWEEN_CHECKS`).
+    pub(crate) moves_to_check: u32,
     /// Where WORDS wraps its lines.
     pub columns: usize,
     /// Where the data stack of the innermost frame starts in `Stacks::ds`:
@@ -419,6 +422,7 @@ impl Vm {
             interrupt: None,
             hard_deadline: None,
             time_limit: None,
+            moves_to_check: crate::outer::MOVES_BETWEEN_CHECKS,
             columns: 80,
             ds_base: 0,
             tolerant: false,

@@ -37,6 +37,7 @@
 //! compiler does it, `compile_into_move` in `compiler.rs`); and the game code an
 //! instruction runs goes through `hooks` (`vm::GameHooks`).
 
+pub mod chain;
 pub mod declare;
 pub mod generate;
 pub mod kernel;

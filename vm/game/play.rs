@@ -208,6 +208,7 @@ impl Vm {
                 return self.keep_maximal_captures();
             }
             generate(self, t.player, t.for_player, turn.partial, false)?;
+            self.drop_returning_steps()?;
             if self.game.store.count() > 0 {
                 return self.keep_maximal_captures();
             }
@@ -318,6 +319,11 @@ impl Vm {
     /// Plays move m of the current list: apply it, `OnMakeAMove`, and move
     /// the turn on unless the move was partial.
     pub fn make_move(&mut self, m: usize) -> VmResult<()> {
+        self.moves_to_check -= 1;
+        if self.moves_to_check == 0 {
+            self.moves_to_check = crate::outer::MOVES_BETWEEN_CHECKS;
+            self.check_limits()?;
+        }
         self.game.turn.by = self.side_to_move();
         self.apply_move(m)?;
         self.refresh_events();

@@ -170,6 +170,10 @@ pub struct Game {
     pub gen: context::Context,
     pub store: MoveStore,
     pub turn: TurnState,
+    /// The keys of the positions the partial moves of the turn under way
+    /// reached, the i-th after its (i+1)-th step (`game/chain.rs`); only
+    /// the first `turn.chain` are this chain's.
+    pub chain_keys: Vec<u64>,
     /// `$CloneBoard` snapshots, back to back.
     pub snapshots: Vec<u8>,
     pub snapshot_count: u32,
