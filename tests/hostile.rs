@@ -125,6 +125,20 @@ fn check_stops_a_walk_of_chains_that_never_ends_at_the_variant_time() {
     }
 }
 
+/// What a run prints under `check` is kept to be thrown away: a move
+/// word that prints in a loop until its step budget ends (50 million
+/// steps of `."`, gigabytes) must not make memory grow with it.
+#[test]
+fn check_keeps_little_of_what_a_move_word_prints_without_end() {
+    for jit in ["off", "auto", "all"] {
+        let script = format!("ulimit -v 2000000 && exec \"$0\" --jit {jit} check printing-move-word.4th");
+        let o = Command::new("sh").arg("-c").arg(script).arg(env!("CARGO_BIN_EXE_axforth")).current_dir(DIR).output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "--jit {jit}: {:?}\n{stdout}", o.status);
+        assert!(stdout.contains("error: step budget of 50000000 exhausted in `w`"), "--jit {jit}: {stdout}");
+    }
+}
+
 /// A `{search-engine}` that never gives way (`BEGIN AGAIN`, no `$Yield`),
 /// from the command line under the address-space limit: stopped 1 s after
 /// its time per move, its game recorded as an engine error.

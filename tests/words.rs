@@ -864,3 +864,14 @@ fn restart_timer_inside_a_definition_restarts_its_timer_when_run() {
     assert_eq!(stack(src), vec![-1, 7, -1]);
     assert!(fail("TIMER tt 0 CONSTANT zero : r ( -- ) RESTART-TIMER zero ;").to_string().contains("`zero` is not a TIMER"));
 }
+
+/// Captured output keeps its first MiB and says how much more there was
+/// (a run that prints in a loop must not make memory grow with it).
+#[test]
+fn captured_output_keeps_its_first_mebibyte() {
+    let text = out(": x ( -- ) 70000 0 DO .\" 0123456789abcdef\" LOOP ; x");
+    let kept = 1 << 20;
+    assert_eq!(&text[..32], "0123456789abcdef0123456789abcdef");
+    assert_eq!(&text[kept..], format!("\n[{} more bytes printed, not kept]\n", 70000 * 16 - kept));
+    assert_eq!(out(".\" small\""), "small");
+}

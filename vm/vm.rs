@@ -233,16 +233,30 @@ impl Control {
     }
 }
 
-/// Where script output goes: stdout (buffered) or a buffer for tests.
+/// Where script output goes: stdout (buffered) or a buffer (tests, and
+/// `check` and `replay`, which do not show it).
 pub struct Output {
     buf: Vec<u8>,
     to_stdout: bool,
+    /// Captured bytes not kept, past `CAPTURE_LIMIT`.
+    dropped: u64,
     pub log: Option<std::fs::File>,
 }
 
+/// What a captured run keeps of what it prints: a move word that prints
+/// in a loop (50 million steps of `."` under `check`) made gigabytes
+/// the run never shows.
+const CAPTURE_LIMIT: usize = 1 << 20;
+
 impl Output {
     pub fn write(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
+        if !self.to_stdout && self.buf.len() + bytes.len() > CAPTURE_LIMIT {
+            let room = CAPTURE_LIMIT.saturating_sub(self.buf.len()).min(bytes.len());
+            self.buf.extend_from_slice(&bytes[..room]);
+            self.dropped += (bytes.len() - room) as u64;
+        } else {
+            self.buf.extend_from_slice(bytes);
+        }
         if let Some(log) = &mut self.log {
             let _ = log.write_all(bytes);
         }
@@ -443,7 +457,7 @@ impl Vm {
             latest: None,
             last_created: None,
             fuse_barrier: 0,
-            out: Output { buf: Vec::new(), to_stdout: true, log: None },
+            out: Output { buf: Vec::new(), to_stdout: true, dropped: 0, log: None },
             bye: false,
             rng: seeded_streams(seed),
             timers: Vec::new(),
@@ -467,8 +481,15 @@ impl Vm {
         self.out.to_stdout = false;
     }
 
+    /// What was captured since the last take; past the first MiB, a
+    /// line saying how much more was printed and not kept.
     pub fn take_output(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.out.buf)
+        let mut out = std::mem::take(&mut self.out.buf);
+        let dropped = std::mem::take(&mut self.out.dropped);
+        if dropped > 0 {
+            out.extend_from_slice(format!("\n[{dropped} more bytes printed, not kept]\n").as_bytes());
+        }
+        out
     }
 
     pub fn flush_output(&mut self) {
