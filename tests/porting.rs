@@ -56,6 +56,21 @@ fn check_names_the_error_and_its_place_and_fails() {
     assert!(json.contains("\"failed\":1"), "{json}");
 }
 
+/// A `.zrf` that cannot be read is a failed line of its own, its error
+/// said once, at its place.
+#[test]
+fn check_names_an_unreadable_rules_file_once() {
+    let dir = scratch("check-unreadable");
+    std::fs::write(dir.join("broken.zrf"), "(game (title \"Broken\")\n  (players A B\n").unwrap();
+    let o = axforth(&["check", path(&dir)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let failed = out.lines().position(|l| l.starts_with("FAIL") && l.contains("broken.zrf")).unwrap_or_else(|| panic!("{out}"));
+    let detail = out.lines().nth(failed + 1).unwrap_or_default();
+    assert!(detail.trim_start().starts_with("error: ") && !detail.contains("error: error:"), "{out}");
+    assert!(out.contains("broken.zrf:"), "{out}");
+}
+
 #[test]
 fn tolerances_warn_on_stderr_and_strict_makes_them_errors() {
     let dir = scratch("strict");

@@ -158,7 +158,12 @@ fn report_line(r: &Report, max_plies: u32, seen: &mut std::collections::HashMap<
 fn check_file(config: &Config, file: &Result<GameFile, Unopened>, options: &CheckOptions) -> Report {
     let file = match file {
         Ok(f) => f,
-        Err(u) => return Report { path: u.label.clone(), error: Some(first_lines(&format!("error: {}", u.error))), ..Report::default() },
+        Err(u) => {
+            // A file that cannot be read says `error:` itself; a variant
+            // whose script is missing does not.
+            let error = if u.error.starts_with("error: ") { u.error.clone() } else { format!("error: {}", u.error) };
+            return Report { path: u.label.clone(), error: Some(first_lines(&error)), ..Report::default() };
+        }
     };
     let report = Report { path: file.label(), ..Report::default() };
     let started = Instant::now();
