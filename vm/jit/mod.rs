@@ -340,6 +340,16 @@ fn wait_budget() -> Duration {
 /// copy of up to `GUESSED_DATA` bytes, and a program that calls thousands
 /// of new loop words must not queue them all.
 const MAX_IN_FLIGHT: u32 = 32;
+
+/// A definition with more branches than this is left to the interpreter:
+/// Cranelift's register allocator takes time that grows with the square
+/// of a function's branches, which a file may ask for (10,000 `IF`s in a
+/// row: 0.7 s to compile, 40,000: 7.6 s; 10,000 loops in a row: 19 s).
+/// Real files stay under: GufuuShogi.zrf's largest move words have 4,407
+/// (about 0.4 s each: its `check` under `all` compiled for 54 s, 0.3 s
+/// with them interpreted, as `auto` left them); 1,000 loops compile in
+/// 0.1 s.
+const MAX_BRANCHES: usize = 4096;
 /// How much of the data space a compilation reads guesses from (tables
 /// of tokens); cells above are read with a bounds check, unguessed.
 const GUESSED_DATA: usize = 1 << 20;
@@ -1177,6 +1187,11 @@ impl Vm {
             self.jit.slots[entry as usize] = NEVER;
             return None;
         };
+        if self.jit_branches(entry) > MAX_BRANCHES {
+            self.jit.slots[entry as usize] = NEVER;
+            self.jit.refused += 1;
+            return None;
+        }
         if self.jit.started_worker().is_none() {
             self.jit.slots[entry as usize] = NEVER;
             return None;
@@ -1245,6 +1260,15 @@ impl Vm {
 
     /// About how many instructions the definition at `entry` translates
     /// to, callees translated in place included (`translate::translated_size`).
+    /// The branches and jumps of the definition at `entry` (its own code,
+    /// not what is inlined into it: that is bounded by `INLINE_BUDGET`).
+    fn jit_branches(&mut self, entry: Addr) -> usize {
+        self.jit.definitions.refresh(&self.dict);
+        let (index, dict, code) = (&self.jit.definitions, &self.dict, &self.code);
+        let n = index.get(dict, entry).and_then(|w| code.ops(w.entry, w.end)).map_or(0, |ops| ops.iter().filter(|op| op.target().is_some()).count());
+        n
+    }
+
     fn jit_translated_size(&mut self, entry: Addr) -> usize {
         if let Some(&size) = self.jit.sizes.get(&entry) {
             return size;
